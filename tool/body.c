@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Function bodies to IR.  The IR keeps, in program order, only what the
+ * classifier needs: lock operations, interrupt/preemption control done by
+ * hand, calls, and the control flow around them.  Events (JSON arrays):
+ *
+ *   ["lock", line, op, api, target, at]   op: acquire, release, trylock...
+ *   ["ctx", line, "irq"|"preempt", +1|-1, api]
+ *   ["call", line, callee, args]          callee: function id, or
+ *                                         "ptr:<field>" / "P:fn#n" ...
+ *   ["if", [then], [else]]  ["loop", [body]]  ["switch", [body]]  ["case"]
+ *   ["ret"]  ["break"]  ["cont"]  ["goto", label]  ["label", label]
+ *
+ * "at" is where the API name is written ("file:line:col"), which differs
+ * from the line of use when the call sits in a macro.
+ */
+#include <string.h>
+
+#include "extract_int.h"
+
+static void emit(struct xfn *f, json_t *ev)
+{
+	if (f->ir)
+		json_array_append_new(f->ir, ev);
+	else
+		json_decref(ev);
+}
+
+static json_t *block_of(struct xfn *f, CXCursor c)
+{
+	json_t *saved = f->ir, *blk = json_array();
+
+	if (!saved) {
+		walk(f, c);
+		return blk;
+	}
+	f->ir = blk;
+	walk(f, c);
+	f->ir = saved;
+	return blk;
+}
+
+static unsigned use_line(struct xfn *f, CXCursor c)
+{
+	unsigned line = 0;
+
+	file_loc(f->t, clang_getCursorLocation(c), &line, NULL, NULL);
+	return line;
+}
+
+/* A site at a macro expansion already handled (nested calls of one API). */
+static bool site_done(struct xfn *f, CXFile file, unsigned off, bool mark)
+{
+	unsigned i;
+
+	for (i = 0; i < f->ndone; i++)
+		if (f->done_sites[i] == off && f->done_files[i] == file)
+			return true;
+	if (mark) {
+		if (f->ndone == f->alloc_done) {
+			f->alloc_done = f->alloc_done ? 2 * f->alloc_done : 8;
+			f->done_sites = xrealloc(f->done_sites,
+						 f->alloc_done * sizeof(unsigned));
+			f->done_files = xrealloc(f->done_files,
+						 f->alloc_done * sizeof(CXFile));
+		}
+		f->done_sites[f->ndone] = off;
+		f->done_files[f->ndone++] = file;
+	}
+	return false;
+}
+
+static char *callee_name(CXCursor call)
+{
+	CXCursor ref = clang_getCursorReferenced(call);
+	CXString s;
+	char *n;
+
+	if (clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+		return NULL;
+	s = clang_getCursorSpelling(ref);
+	n = xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	return n;
+}
+
+/* The first argument of @call (or of calls inside it) that is a lock. */
+static bool lock_operand(CXCursor call, CXCursor *out)
+{
+	struct kids k = { 0 };
+	unsigned i;
+	bool found = false;
+
+	kids_get(call, &k);
+	for (i = 1; i < k.n && !found; i++) {
+		CXType ty = clang_getCursorType(k.v[i]);
+
+		if (is_lock_ptr_type(ty)) {
+			*out = k.v[i];
+			found = true;
+		}
+	}
+	kids_free(&k);
+	return found;
+}
+
+/* Where the API name is written: in the file, or in a user macro's body. */
+static json_t *site_at(struct xfn *f, struct xfile *fi, unsigned line,
+		       unsigned col, const char *written, const char *api)
+{
+	const struct xdef *d;
+	unsigned l = 1, c = 1;
+	size_t i, n = strlen(api);
+	const char *p;
+
+	if (!strcmp(written, api) || !(d = find_macro(f->t, written)))
+		return json_sprintf("%s:%u:%u", fi->rel, line, col);
+	/* the API name inside the macro's body */
+	for (p = d->file->data + d->offset;
+	     (p = memmem(p, d->file->data + d->end - p, api, n)); p += n) {
+		if ((p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z')) ||
+		    p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z'))
+			continue;
+		for (i = 0; d->file->data + i < p; i++) {
+			if (d->file->data[i] == '\n')
+				l++, c = 1;
+			else
+				c++;
+		}
+		return json_sprintf("%s:%u:%u", d->file->rel, l, c);
+	}
+	return json_sprintf("%s:%u:%u", fi->rel, line, col);
+}
+
+static void emit_lock(struct xfn *f, CXCursor call, const struct lock_api *api,
+		      const char *written, struct xfile *fi, unsigned line,
+		      unsigned col)
+{
+	CXCursor opnd;
+	struct sb tgt = SB_INIT;
+	char buf[64];
+	const char *name;
+	bool spin;
+
+	if (!lock_operand(call, &opnd))
+		return;
+	lock_target(f, opnd, &tgt);
+	/* raw_spin_* on &lock->rlock of a spinlock_t is a spin_* call */
+	spin = !(api->flags & LAPI_RAW) ||
+	       lock_type_of(clang_getPointeeType(clang_getCursorType(
+				    strip_expr(opnd))),
+			    NULL) == LT_SPIN ||
+	       strstr(tgt.buf, "spinlock_check");
+	name = lock_api_find(written) ? written
+				      : lock_api_public_name(api, spin, buf,
+							     sizeof(buf));
+	if (!(api->flags & LAPI_INTERNAL) && lock_api_find(written))
+		name = written;
+	emit(f, json_pack("[sissso]", "lock", line, lock_op_name(api->op),
+			  name, tgt.buf,
+			  site_at(f, fi, line, col, written, name)));
+	f->nevents++;
+	sb_release(&tgt);
+}
+
+static json_t *call_args(struct xfn *f, struct kids *k)
+{
+	json_t *args = json_array();
+	bool any = false;
+	unsigned i;
+
+	for (i = 1; i < k->n; i++) {
+		CXType ty = clang_getCursorType(k->v[i]);
+		CXCursor fn = fn_ref(k->v[i]);
+
+		if (is_lock_ptr_type(ty)) {
+			struct sb t = SB_INIT;
+
+			lock_target(f, k->v[i], &t);
+			json_array_append_new(args, json_string(t.buf));
+			sb_release(&t);
+			any = true;
+		} else if (!clang_Cursor_isNull(fn)) {
+			char *id = func_identity(f->t, fn);
+
+			json_array_append_new(args, json_sprintf("fn:%s", id));
+			free(id);
+			any = true;
+		} else {
+			json_array_append_new(args, json_null());
+		}
+	}
+	if (!any) {
+		json_decref(args);
+		return NULL;
+	}
+	return args;
+}
+
+/* Flags written in an argument: IRQF_SHARED | IRQF_NO_THREAD -> names. */
+static json_t *arg_words(struct xfn *f, CXCursor arg)
+{
+	CXSourceRange r = clang_getCursorExtent(arg);
+	unsigned b, e;
+	struct xfile *fb = file_loc(f->t, clang_getRangeStart(r), NULL, NULL, &b);
+	struct xfile *fe = file_loc(f->t, clang_getRangeEnd(r), NULL, NULL, &e);
+	json_t *words = json_array();
+	const char *p, *end;
+
+	if (!fb || fb != fe || e < b || e - b > 512)
+		return words;
+	for (p = fb->data + b, end = fb->data + e; p < end;) {
+		const char *s = p;
+
+		while (p < end && (*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+				   (*p >= 'a' && *p <= 'z') ||
+				   (*p >= '0' && *p <= '9')))
+			p++;
+		if (p > s)
+			json_array_append_new(words, json_stringn(s, p - s));
+		else
+			p++;
+	}
+	return words;
+}
+
+static json_t *fn_or_target(struct xfn *f, CXCursor arg)
+{
+	CXCursor fn = fn_ref(arg);
+	CXCursor e = strip_expr(arg);
+	char *id;
+	json_t *r;
+
+	if (!clang_Cursor_isNull(fn)) {
+		id = func_identity(f->t, fn);
+		r = json_string(id);
+		free(id);
+		return r;
+	}
+	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+	    clang_getCursorKind(clang_getCursorReferenced(e)) ==
+		    CXCursor_ParmDecl) {
+		struct sb t = SB_INIT;
+
+		lock_target(f, e, &t);
+		r = json_string(t.buf);
+		sb_release(&t);
+		return r;
+	}
+	return json_null();
+}
+
+static void emit_reg(struct xfn *f, const struct reg_api *reg, struct kids *k,
+		     unsigned line)
+{
+	json_t *r = json_pack("{sssssi}", "api", reg->name, "role", reg->role,
+			      "line", line);
+	unsigned nargs = k->n - 1;
+
+	if (reg->fn_arg >= 0 && (unsigned)reg->fn_arg < nargs)
+		json_object_set_new(r, "fn",
+				    fn_or_target(f, k->v[1 + reg->fn_arg]));
+	if (reg->fn2_arg >= 0 && (unsigned)reg->fn2_arg < nargs)
+		json_object_set_new(r, "fn2",
+				    fn_or_target(f, k->v[1 + reg->fn2_arg]));
+	if (reg->flags_arg >= 0 && (unsigned)reg->flags_arg < nargs)
+		json_object_set_new(r, "flags",
+				    arg_words(f, k->v[1 + reg->flags_arg]));
+	if (reg->obj_arg >= 0 && (unsigned)reg->obj_arg < nargs) {
+		char *obj = lvalue_identity(f, k->v[1 + reg->obj_arg]);
+
+		if (obj)
+			json_object_set_new(r, "obj", json_string(obj));
+		free(obj);
+	}
+	if (f->id)
+		json_object_set_new(r, "in", json_string(f->id));
+	json_array_append_new(facts_array(f->fi, "regs"), r);
+}
+
+/* The callee as the IR names it: a function id, "ptr:<field>", a target. */
+static json_t *callee_of(struct xfn *f, struct kids *k)
+{
+	CXCursor c = k->n ? strip_expr(k->v[0]) : clang_getNullCursor();
+	CXCursor ref, fn = fn_ref(c);
+	char *id;
+	json_t *r;
+
+	if (!clang_Cursor_isNull(fn)) {
+		id = func_identity(f->t, fn);
+		r = json_string(id);
+		free(id);
+		return r;
+	}
+	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
+		struct kids d = { 0 };
+
+		kids_get(c, &d); /* (*fp)(args) */
+		if (d.n == 1)
+			c = strip_expr(d.v[0]);
+		kids_free(&d);
+	}
+	ref = clang_getCursorReferenced(c);
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_MemberRefExpr:
+		id = field_identity(ref);
+		r = json_sprintf("ptr:%s", id);
+		free(id);
+		return r;
+	case CXCursor_DeclRefExpr:
+		if (clang_getCursorKind(ref) == CXCursor_ParmDecl)
+			return fn_or_target(f, c);
+		if (clang_getCursorKind(ref) == CXCursor_VarDecl) {
+			id = var_identity(f->t, ref);
+			r = json_sprintf("var:%s", id);
+			free(id);
+			return r;
+		}
+		break;
+	default:
+		break;
+	}
+	return json_string("U:indirect");
+}
+
+static void walk_call(struct xfn *f, CXCursor c)
+{
+	struct kids k = { 0 };
+	unsigned line, col, off, i;
+	struct xfile *fi;
+	char written[128], *callee;
+	const struct lock_api *api;
+	const struct ctx_api *ctx;
+	const struct reg_api *reg;
+	bool by_written;
+	json_t *args, *ev;
+
+	kids_get(c, &k);
+	for (i = 1; i < k.n; i++)
+		walk(f, k.v[i]);
+	fi = file_loc(f->t, clang_getCursorLocation(c), &line, &col, &off);
+	ident_at(fi, off, written, sizeof(written));
+	callee = callee_name(c);
+	api = lock_api_find(written);
+	ctx = ctx_api_find(written);
+	reg = reg_api_find(written);
+	by_written = api || ctx;
+	if (!by_written && callee) {
+		api = lock_api_find(callee);
+		ctx = ctx_api_find(callee);
+	}
+	if (!reg && callee)
+		reg = reg_api_find(callee);
+	if (reg && fi && !site_done(f, fi->file, off | 0x80000000u, true))
+		emit_reg(f, reg, &k, line);
+	if ((api || ctx) && fi) {
+		if (by_written && site_done(f, fi->file, off, !!api || !!ctx))
+			goto out;
+		if (api) {
+			emit_lock(f, c, api, written, fi, line, col);
+		} else {
+			emit(f, json_pack("[sisis]", "ctx", line,
+					  ctx->kind == CTX_IRQ ? "irq"
+							       : "preempt",
+					  ctx->delta, by_written ? written
+								 : callee));
+			f->nevents++;
+		}
+		goto out;
+	}
+	if (callee) {
+		CXCursor ref = clang_getCursorReferenced(c);
+		struct xfile *df = file_loc(f->t, clang_getCursorLocation(ref),
+					    NULL, NULL, NULL);
+
+		if (df && df->impl)
+			goto out; /* lock implementation internals */
+	}
+	ev = json_pack("[sio]", "call", line, callee_of(f, &k));
+	args = call_args(f, &k);
+	if (args)
+		json_array_append_new(ev, args);
+	emit(f, ev);
+	/* function references passed as arguments */
+	for (i = 1; i < k.n; i++) {
+		CXCursor fn = fn_ref(k.v[i]);
+		char *id;
+
+		if (clang_Cursor_isNull(fn))
+			continue;
+		id = func_identity(f->t, fn);
+		json_array_append_new(facts_array(f->fi, "fnrefs"),
+				      json_pack("{sssssssisiss}", "fn", id, "how",
+						"arg", "callee",
+						callee ? callee : "?", "idx",
+						i - 1, "line", line, "in",
+						f->id ? f->id : "?"));
+		free(id);
+	}
+out:
+	free(callee);
+	kids_free(&k);
+}
+
+/* x->fn = handler;  x->lockp = &y->lock;  p = &lock (locals: resolve.c) */
+static void walk_assign(struct xfn *f, CXCursor c, struct kids *k)
+{
+	CXCursor lhs = strip_expr(k->v[0]), fn;
+	CXCursor ref = clang_getCursorReferenced(lhs);
+	CXType ty = clang_getCursorType(c);
+	char *lid = NULL, *obj = NULL;
+	unsigned line = use_line(f, c);
+
+	if (clang_getCursorKind(lhs) == CXCursor_MemberRefExpr) {
+		struct kids b = { 0 };
+
+		lid = field_identity(ref);
+		kids_get(lhs, &b);
+		if (b.n == 1)
+			obj = lvalue_identity(f, b.v[0]);
+		kids_free(&b);
+	} else if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+		   clang_getCursorKind(ref) == CXCursor_VarDecl &&
+		   clang_getCursorKind(clang_getCursorSemanticParent(ref)) !=
+			   CXCursor_FunctionDecl) {
+		lid = var_identity(f->t, ref);
+	}
+	if (!lid)
+		return;
+	fn = fn_ref(k->v[1]);
+	if (!clang_Cursor_isNull(fn)) {
+		char *id = func_identity(f->t, fn);
+		json_t *r = json_pack("{sssssssi}", "fn", id, "how", "assign",
+				      "field", lid, "line", line);
+
+		if (obj)
+			json_object_set_new(r, "obj", json_string(obj));
+		if (f->id)
+			json_object_set_new(r, "in", json_string(f->id));
+		json_array_append_new(facts_array(f->fi, "fnrefs"), r);
+		free(id);
+	} else if (is_lock_ptr_type(ty)) {
+		struct sb t = SB_INIT;
+
+		lock_target(f, k->v[1], &t);
+		json_array_append_new(facts_array(f->fi, "ptrs"),
+				      json_pack("{sssssi}", "id", lid, "to",
+						t.buf, "line", line));
+		sb_release(&t);
+	}
+	free(lid);
+	free(obj);
+}
+
+/* Designated or positional initialisers of a struct: ops tables. */
+struct fields {
+	CXCursor *v;
+	unsigned n, alloc;
+};
+
+static enum CXVisitorResult field_visit(CXCursor c, CXClientData data)
+{
+	struct fields *fl = data;
+
+	ALLOC_GROW(fl->v, fl->n, fl->alloc);
+	fl->v[fl->n++] = c;
+	return CXVisit_Continue;
+}
+
+static void init_value(struct xfn *f, CXCursor field, CXCursor val,
+		       const char *obj)
+{
+	CXCursor fn = fn_ref(val);
+	char *lid;
+	unsigned line = use_line(f, val);
+
+	val = strip_expr(val);
+	if (clang_getCursorKind(val) == CXCursor_InitListExpr) {
+		walk_init(f, val, obj);
+		return;
+	}
+	if (clang_Cursor_isNull(field))
+		return;
+	if (!clang_Cursor_isNull(fn)) {
+		char *id = func_identity(f->t, fn);
+
+		lid = field_identity(field);
+		json_array_append_new(facts_array(f->fi, "fnrefs"),
+				      json_pack("{sssssssssi}", "fn", id, "how",
+						"init", "field", lid, "obj",
+						obj ? obj : "?", "line", line));
+		free(id);
+		free(lid);
+	} else if (is_lock_ptr_type(clang_getCursorType(field))) {
+		struct sb t = SB_INIT;
+
+		lid = field_identity(field);
+		lock_target(f, val, &t);
+		json_array_append_new(facts_array(f->fi, "ptrs"),
+				      json_pack("{sssssi}", "id", lid, "to",
+						t.buf, "line", line));
+		sb_release(&t);
+		free(lid);
+	} else {
+		walk(f, val);
+	}
+}
+
+void walk_init(struct xfn *f, CXCursor list, const char *obj)
+{
+	struct kids k = { 0 };
+	struct fields fl = { 0 };
+	CXType ty = clang_getCanonicalType(clang_getCursorType(list));
+	unsigned i, pos = 0;
+
+	if (ty.kind == CXType_Record)
+		clang_Type_visitFields(ty, field_visit, &fl);
+	kids_get(list, &k);
+	for (i = 0; i < k.n; i++) {
+		CXCursor e = k.v[i], field = clang_getNullCursor();
+		struct kids d = { 0 };
+
+		kids_get(e, &d);
+		if (clang_getCursorKind(e) == CXCursor_UnexposedExpr &&
+		    d.n >= 2 &&
+		    clang_getCursorKind(d.v[0]) == CXCursor_MemberRef) {
+			/* .a.b = value: the last designator names the field */
+			unsigned j;
+
+			for (j = 0; j + 1 < d.n; j++)
+				if (clang_getCursorKind(d.v[j]) ==
+				    CXCursor_MemberRef)
+					field = clang_getCursorReferenced(
+						d.v[j]);
+			init_value(f, field, d.v[d.n - 1], obj);
+			for (j = 0; j < fl.n; j++)
+				if (clang_equalCursors(fl.v[j], field))
+					pos = j + 1;
+		} else if (clang_getCursorKind(e) == CXCursor_UnexposedExpr &&
+			   d.n >= 2) {
+			/* [idx] = value in an array */
+			init_value(f, clang_getNullCursor(), d.v[d.n - 1], obj);
+		} else {
+			if (pos < fl.n)
+				field = fl.v[pos];
+			pos++;
+			init_value(f, field, e, obj);
+		}
+		kids_free(&d);
+	}
+	free(fl.v);
+	kids_free(&k);
+}
+
+static void walk_kids(struct xfn *f, struct kids *k, unsigned from,
+		      unsigned to)
+{
+	unsigned i;
+
+	for (i = from; i < to && i < k->n; i++)
+		walk(f, k->v[i]);
+}
+
+static char *label_name(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *n = xstrdup(clang_getCString(s));
+
+	clang_disposeString(s);
+	return n;
+}
+
+static void walk_branch(struct xfn *f, const char *kind, CXCursor a, CXCursor b)
+{
+	json_t *ba = clang_Cursor_isNull(a) ? json_array() : block_of(f, a);
+	json_t *bb = clang_Cursor_isNull(b) ? json_array() : block_of(f, b);
+
+	if (!json_array_size(ba) && !json_array_size(bb)) {
+		json_decref(ba);
+		json_decref(bb);
+		return;
+	}
+	if (!strcmp(kind, "if"))
+		emit(f, json_pack("[soo]", kind, ba, bb));
+	else
+		emit(f, json_pack("[so]", kind, ba)), json_decref(bb);
+}
+
+void walk(struct xfn *f, CXCursor c)
+{
+	struct kids k = { 0 };
+	CXCursor null = clang_getNullCursor();
+	char *n;
+
+	kids_get(c, &k);
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_CallExpr:
+		kids_free(&k);
+		walk_call(f, c);
+		return;
+	case CXCursor_IfStmt:
+		/* cond, then [, else] */
+		if (k.n >= 2) {
+			walk(f, k.v[0]);
+			walk_branch(f, "if", k.v[1], k.n > 2 ? k.v[2] : null);
+		}
+		break;
+	case CXCursor_ConditionalOperator:
+		if (k.n >= 2) {
+			walk(f, k.v[0]);
+			walk_branch(f, "if", k.n == 3 ? k.v[1] : null,
+				    k.v[k.n - 1]);
+		}
+		break;
+	case CXCursor_WhileStmt:
+	case CXCursor_ForStmt:
+		if (k.n) {
+			/* init (for) runs once, the rest loops */
+			if (clang_getCursorKind(c) == CXCursor_ForStmt && k.n > 1)
+				walk(f, k.v[0]);
+			walk_branch(f, "loop", k.v[k.n - 1], null);
+		}
+		break;
+	case CXCursor_DoStmt:
+		if (k.n)
+			walk_branch(f, "loop", k.v[0], null);
+		break;
+	case CXCursor_SwitchStmt:
+		if (k.n) {
+			walk_kids(f, &k, 0, k.n - 1);
+			walk_branch(f, "switch", k.v[k.n - 1], null);
+		}
+		break;
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+		emit(f, json_pack("[s]", "case"));
+		if (k.n)
+			walk(f, k.v[k.n - 1]);
+		break;
+	case CXCursor_LabelStmt:
+		n = label_name(c);
+		emit(f, json_pack("[ss]", "label", n));
+		free(n);
+		walk_kids(f, &k, 0, k.n);
+		break;
+	case CXCursor_GotoStmt:
+		n = label_name(clang_getCursorReferenced(c));
+		emit(f, json_pack("[ss]", "goto", n));
+		free(n);
+		break;
+	case CXCursor_ReturnStmt:
+		walk_kids(f, &k, 0, k.n);
+		if (k.n && is_lock_ptr_type(clang_getCursorType(k.v[0])))
+			lock_target(f, k.v[0], &f->ret);
+		emit(f, json_pack("[s]", "ret"));
+		break;
+	case CXCursor_BreakStmt:
+		emit(f, json_pack("[s]", "break"));
+		break;
+	case CXCursor_ContinueStmt:
+		emit(f, json_pack("[s]", "cont"));
+		break;
+	case CXCursor_BinaryOperator:
+		walk_kids(f, &k, 0, k.n);
+		if (k.n == 2)
+			walk_assign(f, c, &k);
+		break;
+	case CXCursor_VarDecl:
+		if (k.n && clang_getCursorKind(k.v[k.n - 1]) ==
+				   CXCursor_InitListExpr) {
+			char *obj = var_identity(f->t, c);
+
+			walk_init(f, k.v[k.n - 1], obj);
+			free(obj);
+		} else {
+			walk_kids(f, &k, 0, k.n);
+		}
+		break;
+	case CXCursor_InitListExpr:
+		walk_init(f, c, NULL);
+		break;
+	case CXCursor_TypeRef:
+	case CXCursor_DeclRefExpr:
+	case CXCursor_IntegerLiteral:
+	case CXCursor_StringLiteral:
+		break;
+	default:
+		walk_kids(f, &k, 0, k.n);
+		break;
+	}
+	kids_free(&k);
+}

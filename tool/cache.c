@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hash.h"
+#include "util.h"
+
+struct hmemo {
+	char *path;
+	char hash[HASH_HEX];
+	UT_hash_handle hh;
+};
+
+int cache_open(struct cache *c, const char *dir, const char *root)
+{
+	char *probe;
+	int fd;
+
+	memset(c, 0, sizeof(*c));
+	c->dir = xstrdup(dir);
+	c->root = root;
+	c->tu_dir = xasprintf("%s/facts-v1/tu", dir);
+	c->hdr_dir = xasprintf("%s/facts-v1/hdr", dir);
+	c->man_dir = xasprintf("%s/facts-v1/man", dir);
+	if (mkdir_p(c->tu_dir) < 0 || mkdir_p(c->hdr_dir) < 0 ||
+	    mkdir_p(c->man_dir) < 0)
+		return error("cache directory %s: %s", dir, strerror(errno));
+	probe = xasprintf("%s/.write-test.%ld", c->dir, (long)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || close(fd) < 0) {
+		error("cache directory %s is not writable: %s", dir,
+		      strerror(errno));
+		free(probe);
+		return -1;
+	}
+	unlink(probe);
+	free(probe);
+	return 0;
+}
+
+void cache_close(struct cache *c)
+{
+	struct hmemo *m, *tmp;
+
+	HASH_ITER(hh, c->memo, m, tmp) {
+		HASH_DEL(c->memo, m);
+		free(m->path);
+		free(m);
+	}
+	free(c->dir);
+	free(c->tu_dir);
+	free(c->hdr_dir);
+	free(c->man_dir);
+}
+
+const char *cache_file_hash(struct cache *c, const char *path)
+{
+	struct hmemo *m;
+	char *full;
+
+	HASH_FIND_STR(c->memo, path, m);
+	if (m)
+		return m->hash;
+	m = xcalloc(1, sizeof(*m));
+	m->path = xstrdup(path);
+	full = path[0] == '/' ? xstrdup(path)
+			      : xasprintf("%s/%s", c->root, path);
+	if (hash_file(full, m->hash) < 0)
+		strcpy(m->hash, "missing");
+	free(full);
+	HASH_ADD_KEYPTR(hh, c->memo, m->path, strlen(m->path), m);
+	return m->hash;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void cache_tu_key(const char *salt, const char *rel, const char *main_hash,
+		  json_t *deps, char out[33])
+{
+	struct hasher h;
+	const char **keys = xcalloc(json_object_size(deps) + 1, sizeof(char *));
+	const char *k;
+	json_t *v;
+	size_t n = 0, i;
+
+	json_object_foreach(deps, k, v)
+		keys[n++] = k;
+	qsort(keys, n, sizeof(char *), cmp_str);
+	hasher_init(&h);
+	hasher_adds(&h, "rtlock-tu-facts");
+	hasher_adds(&h, salt);
+	hasher_adds(&h, rel);
+	hasher_adds(&h, main_hash);
+	for (i = 0; i < n; i++) {
+		hasher_adds(&h, keys[i]);
+		hasher_adds(&h, json_string_value(json_object_get(deps,
+								  keys[i])));
+	}
+	hasher_final(&h, out);
+	free(keys);
+}
+
+static char *sharded(const char *dir, const char *key)
+{
+	return xasprintf("%s/%.2s/%s.json", dir, key, key + 2);
+}
+
+char *cache_tu_path(const struct cache *c, const char *key)
+{
+	return sharded(c->tu_dir, key);
+}
+
+static char *man_path(const struct cache *c, const char *salt, const char *rel)
+{
+	char h[HASH_HEX];
+	struct hasher hs;
+
+	hasher_init(&hs);
+	hasher_adds(&hs, salt);
+	hasher_adds(&hs, rel);
+	hasher_final(&hs, h);
+	return sharded(c->man_dir, h);
+}
+
+json_t *cache_load(struct cache *c, const char *path)
+{
+	json_error_t err;
+	json_t *j = json_load_file(path, 0, &err);
+
+	if (!j && access(path, F_OK) == 0) {
+		warning("%s: corrupt cache entry ignored (%s)", path, err.text);
+		c->corrupt++;
+		unlink(path);
+	}
+	return j;
+}
+
+int cache_lookup(struct cache *c, const char *salt, const char *rel,
+		 char key[33])
+{
+	char *mp = man_path(c, salt, rel), *fp;
+	json_t *man = NULL, *deps, *v;
+	const char *k, *mk;
+	bool ok;
+
+	if (access(mp, F_OK) == 0)
+		man = cache_load(c, mp);
+	free(mp);
+	if (!man)
+		return 0;
+	deps = json_object_get(man, "deps");
+	mk = json_string_value(json_object_get(man, "key"));
+	ok = json_is_object(deps) && mk && strlen(mk) == 32 &&
+	     !strcmp(cache_file_hash(c, rel),
+		     json_string_value(json_object_get(man, "hash")) ?: "");
+	json_object_foreach(deps, k, v) {
+		if (!ok)
+			break;
+		ok = json_is_string(v) &&
+		     !strcmp(cache_file_hash(c, k), json_string_value(v));
+	}
+	if (ok) {
+		strcpy(key, mk);
+		fp = cache_tu_path(c, key);
+		ok = access(fp, F_OK) == 0;
+		free(fp);
+	}
+	json_decref(man);
+	return ok;
+}
+
+static int store_json(const char *path, json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS), *dir;
+	int rc;
+
+	dir = xstrndup(path, strrchr(path, '/') - path);
+	rc = mkdir_p(dir);
+	if (!rc)
+		rc = write_file_atomic(path, s, strlen(s));
+	free(dir);
+	free(s);
+	return rc;
+}
+
+int cache_store(struct cache *c, const char *salt, const char *rel,
+		json_t *facts, char key[33])
+{
+	json_t *deps = json_object_get(facts, "deps");
+	const char *h = cache_file_hash(c, rel);
+	char *fp, *mp;
+	json_t *man;
+	int rc;
+
+	cache_tu_key(salt, rel, h, deps, key);
+	fp = cache_tu_path(c, key);
+	mp = man_path(c, salt, rel);
+	man = json_pack("{sssssssO}", "tu", rel, "key", key, "hash", h,
+			"deps", deps);
+	rc = store_json(fp, facts);
+	if (!rc)
+		rc = store_json(mp, man);
+	json_decref(man);
+	free(fp);
+	free(mp);
+	return rc;
+}

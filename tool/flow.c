@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+bool is_direct_callee(const char *c);
+
+struct frun {
+	struct prog *p;
+	struct pfunc *fn;
+	flow_cb cb;
+	void *ctx;
+	bool stop;
+	struct fstate exit;	/* join of every return */
+	struct strset releases;
+	struct label {
+		char *name;
+		struct fstate st;
+	} *labels;
+	unsigned nlabels, alloc_labels;
+	struct fstate *brk;	/* innermost break target */
+};
+
+static void st_init(struct fstate *s, bool live)
+{
+	memset(s, 0, sizeof(*s));
+	s->live = live;
+}
+
+static void st_free(struct fstate *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nheld; i++)
+		free(s->held[i].target);
+	free(s->held);
+	memset(s, 0, sizeof(*s));
+}
+
+static bool st_holds(const struct fstate *s, const char *t)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nheld; i++)
+		if (!strcmp(s->held[i].target, t))
+			return true;
+	return false;
+}
+
+static struct held *st_find(struct fstate *s, const char *t)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nheld; i++)
+		if (!strcmp(s->held[i].target, t))
+			return &s->held[i];
+	return NULL;
+}
+
+static void st_add(struct fstate *s, const char *t, const char *api, bool must)
+{
+	struct held *h = st_find(s, t);
+
+	if (h) {
+		h->must |= must;
+		return;
+	}
+	ALLOC_GROW(s->held, s->nheld, s->alloc);
+	s->held[s->nheld].target = xstrdup(t);
+	s->held[s->nheld].must = must;
+	s->held[s->nheld++].api = api;
+}
+
+static bool st_del(struct fstate *s, const char *t)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nheld; i++) {
+		if (strcmp(s->held[i].target, t))
+			continue;
+		free(s->held[i].target);
+		s->held[i] = s->held[--s->nheld];
+		return true;
+	}
+	return false;
+}
+
+static void st_copy(struct fstate *d, const struct fstate *s)
+{
+	unsigned i;
+
+	st_init(d, s->live);
+	d->irq = s->irq;
+	d->preempt = s->preempt;
+	for (i = 0; i < s->nheld; i++)
+		st_add(d, s->held[i].target, s->held[i].api, s->held[i].must);
+}
+
+/* d = d joined with s (may-hold union, deepest disabling). */
+static void st_join(struct fstate *d, const struct fstate *s)
+{
+	unsigned i;
+
+	if (!s->live)
+		return;
+	if (!d->live) {
+		st_free(d);
+		st_copy(d, s);
+		return;
+	}
+	if (s->irq > d->irq)
+		d->irq = s->irq;
+	if (s->preempt > d->preempt)
+		d->preempt = s->preempt;
+	/* held on one side only: may be held, no longer must */
+	for (i = 0; i < d->nheld; i++)
+		if (!st_holds(s, d->held[i].target))
+			d->held[i].must = false;
+	for (i = 0; i < s->nheld; i++) {
+		struct held *h = st_find(d, s->held[i].target);
+
+		if (h)
+			h->must &= s->held[i].must;
+		else
+			st_add(d, s->held[i].target, s->held[i].api, false);
+	}
+}
+
+static void run_block(struct frun *r, json_t *blk, struct fstate *st);
+
+static void report(struct frun *r, json_t *ev, const char *kind,
+		   struct fstate *st)
+{
+	struct flow_event e = { r->fn, ev, kind, st };
+
+	if (r->cb && !r->stop && r->cb(&e, r->ctx))
+		r->stop = true;
+}
+
+/* A callee's summary target in the caller's terms: P:callee#n -> arg n. */
+static const char *subst(const char *t, const char *callee, json_t *args)
+{
+	size_t n = strlen(callee);
+
+	if (!strncmp(t, "P:", 2) && !strncmp(t + 2, callee, n) &&
+	    t[2 + n] == '#') {
+		json_t *a = json_array_get(args, atoi(t + 3 + n));
+
+		return json_is_string(a) ? json_string_value(a) : NULL;
+	}
+	return t;
+}
+
+static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
+{
+	const char *op = json_string_value(json_array_get(ev, 2));
+	const char *api = json_string_value(json_array_get(ev, 3));
+	const char *t = json_string_value(json_array_get(ev, 4));
+
+	if (!st->live)
+		st_init(st, true); /* code after a return: report from scratch */
+	report(r, ev, "lock", st);
+	if (!op || !t)
+		return;
+	if (!strcmp(op, "acquire") || !strcmp(op, "trylock") ||
+	    !strcmp(op, "condlock"))
+		st_add(st, t, api, true);
+	else if (!strcmp(op, "release") && !st_del(st, t))
+		strset_add(&r->releases, t);
+}
+
+static void do_call(struct frun *r, json_t *ev, struct fstate *st)
+{
+	const char *callee = json_string_value(json_array_get(ev, 2));
+	json_t *args = json_array_get(ev, 3);
+	struct pfunc *f;
+	unsigned i;
+
+	if (!st->live)
+		st_init(st, true);
+	report(r, ev, "call", st);
+	if (!r->p || !callee || !is_direct_callee(callee) ||
+	    !(f = prog_func(r->p, callee)) || f == r->fn)
+		return;
+	for (i = 0; i < f->releases.n; i++) {
+		const char *t = subst(f->releases.v[i], callee, args);
+
+		if (t && !st_del(st, t))
+			strset_add(&r->releases, t);
+	}
+	for (i = 0; i < f->acquires.n; i++) {
+		const char *t = subst(f->acquires.v[i], callee, args);
+
+		if (t)
+			st_add(st, t, f->name, true);
+	}
+}
+
+static struct label *label_of(struct frun *r, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nlabels; i++)
+		if (!strcmp(r->labels[i].name, name))
+			return &r->labels[i];
+	ALLOC_GROW(r->labels, r->nlabels, r->alloc_labels);
+	r->labels[r->nlabels].name = xstrdup(name);
+	st_init(&r->labels[r->nlabels].st, false);
+	return &r->labels[r->nlabels++];
+}
+
+static void kill_state(struct fstate *st)
+{
+	st_free(st);
+	st_init(st, false);
+}
+
+static void run_event(struct frun *r, json_t *ev, struct fstate *st);
+
+/* if/loop/switch: sub-blocks run on copies and join back. */
+static void do_struct(struct frun *r, const char *op, json_t *ev,
+		      struct fstate *st)
+{
+	struct fstate a, b, brk, *saved = r->brk;
+	json_t *e;
+	size_t i;
+
+	if (!strcmp(op, "if")) {
+		st_copy(&a, st);
+		st_copy(&b, st);
+		run_block(r, json_array_get(ev, 1), &a);
+		run_block(r, json_array_get(ev, 2), &b);
+		st_free(st);
+		st_copy(st, &a);
+		st_join(st, &b);
+		st_free(&a);
+		st_free(&b);
+		return;
+	}
+	/* loop (0+ times) and switch (some case, or none): exit = join */
+	st_init(&brk, false);
+	st_copy(&a, st);
+	st_copy(&b, st);
+	if (!strcmp(op, "switch"))
+		a.live = false; /* only a "case" enters the body */
+	r->brk = &brk;
+	json_array_foreach(json_array_get(ev, 1), i, e) {
+		const char *o = json_string_value(json_array_get(e, 0));
+
+		if (o && !strcmp(o, "case"))
+			st_join(&a, &b);
+		else
+			run_event(r, e, &a);
+	}
+	r->brk = saved;
+	st_join(st, &a);
+	st_join(st, &brk);
+	st_free(&a);
+	st_free(&b);
+	st_free(&brk);
+}
+
+static void run_event(struct frun *r, json_t *ev, struct fstate *st)
+{
+	const char *op = json_string_value(json_array_get(ev, 0));
+	struct label *l;
+
+	if (!op || r->stop)
+		return;
+	if (!strcmp(op, "lock")) {
+		do_lock(r, ev, st);
+	} else if (!strcmp(op, "call")) {
+		do_call(r, ev, st);
+	} else if (!strcmp(op, "ctx")) {
+		const char *k = json_string_value(json_array_get(ev, 2));
+		int *depth = k && !strcmp(k, "irq") ? &st->irq : &st->preempt;
+
+		*depth += json_integer_value(json_array_get(ev, 3));
+		if (*depth < 0)
+			*depth = 0;
+	} else if (!strcmp(op, "if") || !strcmp(op, "loop") ||
+		   !strcmp(op, "switch")) {
+		do_struct(r, op, ev, st);
+	} else if (!strcmp(op, "ret")) {
+		st_join(&r->exit, st);
+		kill_state(st);
+	} else if (!strcmp(op, "goto")) {
+		l = label_of(r, json_string_value(json_array_get(ev, 1)));
+		st_join(&l->st, st);
+		kill_state(st);
+	} else if (!strcmp(op, "label")) {
+		l = label_of(r, json_string_value(json_array_get(ev, 1)));
+		st_join(st, &l->st);
+	} else if (!strcmp(op, "break") || !strcmp(op, "cont")) {
+		if (r->brk)
+			st_join(r->brk, st);
+		kill_state(st);
+	}
+}
+
+static void run_block(struct frun *r, json_t *blk, struct fstate *st)
+{
+	size_t i;
+	json_t *ev;
+
+	json_array_foreach(blk, i, ev)
+		run_event(r, ev, st);
+}
+
+bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
+{
+	struct frun r = { .p = p, .fn = fn, .cb = cb, .ctx = ctx };
+	struct fstate st;
+	bool changed = false;
+	unsigned i;
+
+	st_init(&st, true);
+	st_init(&r.exit, false);
+	run_block(&r, fn->ir, &st);
+	st_join(&r.exit, &st);
+	/* a wrapper returns holding a lock on every path */
+	for (i = 0; i < r.exit.nheld; i++)
+		if (r.exit.held[i].must)
+			changed |= strset_add(&fn->acquires,
+					      r.exit.held[i].target);
+	for (i = 0; i < r.releases.n; i++)
+		changed |= strset_add(&fn->releases, r.releases.v[i]);
+	st_free(&st);
+	st_free(&r.exit);
+	strset_free(&r.releases);
+	for (i = 0; i < r.nlabels; i++) {
+		free(r.labels[i].name);
+		st_free(&r.labels[i].st);
+	}
+	free(r.labels);
+	return changed;
+}
+
+void flow_summaries(struct prog *p)
+{
+	struct pfunc *f, *tmp;
+	bool changed = true;
+	int round;
+
+	for (round = 0; changed && round < 8; round++) {
+		changed = false;
+		HASH_ITER(hh, p->funcs, f, tmp)
+			changed |= flow_run(p, f, NULL, NULL);
+	}
+}

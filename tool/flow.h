@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The flow pass: run a function's IR with an abstract state (locks that
+ * may be held, interrupts or preemption disabled by hand) and report each
+ * lock operation and each call with the state it happens in.  Branches
+ * join by union ("may be held"), so a lock held on any path counts.
+ */
+#ifndef RTLOCK_FLOW_H
+#define RTLOCK_FLOW_H
+
+#include "prog.h"
+
+struct held {
+	char *target;		/* as the IR names it, after substitution */
+	const char *api;	/* how it was taken */
+	bool must;		/* held on every path to here */
+};
+
+struct fstate {
+	bool live;
+	int irq, preempt;	/* depth of disabling done by hand */
+	struct held *held;
+	unsigned nheld, alloc;
+};
+
+struct flow_event {
+	struct pfunc *fn;
+	json_t *ev;		/* the IR event */
+	const char *kind;	/* "lock" or "call" */
+	const struct fstate *st; /* state before the event */
+};
+
+/* Called for each lock and call event; return nonzero to stop. */
+typedef int (*flow_cb)(const struct flow_event *e, void *ctx);
+
+/*
+ * Run @fn.  With @p, calls apply their callee's summary.  Updates fn's
+ * summary (acquires/releases); returns true when it changed.
+ */
+bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx);
+/* Summaries of all functions, iterated until nothing changes. */
+void flow_summaries(struct prog *p);
+
+#endif

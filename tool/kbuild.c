@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "kbuild.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* Options the scan config changes from the make target's config. */
+static const char *const config_edits[] = {
+	/* PREEMPT_COUNT makes preempt_disable() visible in the AST */
+	"-d", "PREEMPT_NONE", "-d", "PREEMPT_VOLUNTARY", "-e", "PREEMPT",
+	/* the spinlock_t API as non-RT kernels have it */
+	"-d", "PREEMPT_RT",
+	/* instrumentation that only slows parsing */
+	"-d", "KASAN", "-d", "KCSAN", "-d", "UBSAN", "-d", "GCOV_KERNEL",
+	"-d", "KCOV", "-d", "GCC_PLUGINS", "-d", "DEBUG_INFO_BTF",
+	"-d", "MODULE_SIG", NULL,
+};
+
+static void add_arg(struct kbuild *kb, const char *a)
+{
+	ALLOC_GROW(kb->args, kb->nargs, kb->alloc);
+	kb->args[kb->nargs++] = xstrdup(a);
+}
+
+/* Run a command, output to @log; returns its exit status or -1. */
+static int run(char *const argv[], const char *log)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		FILE *f = fopen(log, "a");
+
+		if (f) {
+			dup2(fileno(f), 1);
+			dup2(fileno(f), 2);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static const char *resource_include(void)
+{
+	static char path[512];
+	FILE *p;
+
+	if (path[0])
+		return path;
+	p = popen("clang -print-resource-dir 2>/dev/null", "r");
+	if (p && fgets(path, sizeof(path) - 16, p)) {
+		path[strcspn(path, "\n")] = '\0';
+		strcat(path, "/include");
+	}
+	if (p)
+		pclose(p);
+	if (!path[0])
+		snprintf(path, sizeof(path), "/usr/lib/llvm-14/lib/clang/14.0.6/include");
+	return path;
+}
+
+static void bare_flags(struct kbuild *kb, const struct tree *t)
+{
+	char *p;
+
+	add_arg(kb, "-nostdinc");
+	add_arg(kb, "-isystem");
+	add_arg(kb, resource_include());
+	p = xasprintf("-I%s/arch/%s/include", t->root, t->arch);
+	add_arg(kb, p);
+	free(p);
+	p = xasprintf("-I%s/include", t->root);
+	add_arg(kb, p);
+	free(p);
+	p = xasprintf("%s/include/linux/kconfig.h", t->root);
+	if (is_file(p)) {
+		add_arg(kb, "-include");
+		add_arg(kb, p);
+	}
+	free(p);
+	add_arg(kb, "-D__KERNEL__");
+	add_arg(kb, "-std=gnu11");
+}
+
+/* Keep the preprocessor and language flags of a kbuild gcc command. */
+static void harvest(struct kbuild *kb, char *cmd)
+{
+	char *tok, *save = NULL;
+	bool want_next = false;
+
+	add_arg(kb, "-isystem");
+	add_arg(kb, resource_include());
+	for (tok = strtok_r(cmd, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (want_next) {
+			char *abs = tok[0] == '/' ? xstrdup(tok)
+				 : xasprintf("%s/%s", kb->objdir, tok);
+
+			add_arg(kb, abs);
+			free(abs);
+			want_next = false;
+			continue;
+		}
+		if (!strcmp(tok, "-include") || !strcmp(tok, "-isystem")) {
+			add_arg(kb, tok);
+			want_next = true;
+		} else if (!strncmp(tok, "-I", 2) && tok[2]) {
+			char *abs = tok[2] == '/'
+					    ? xstrdup(tok)
+					    : xasprintf("-I%s/%s", kb->objdir,
+							tok + 2);
+
+			add_arg(kb, abs);
+			free(abs);
+		} else if ((!strncmp(tok, "-D", 2) &&
+			    !strstr(tok, "KBUILD_")) ||
+			   !strncmp(tok, "-std=", 5) ||
+			   !strcmp(tok, "-nostdinc") || !strcmp(tok, "-m64")) {
+			add_arg(kb, tok);
+		}
+	}
+}
+
+static int prepare(struct kbuild *kb, const struct tree *t, const char *config,
+		   bool verbose)
+{
+	char *log = xasprintf("%s/kbuild.log", kb->objdir);
+	char *o = xasprintf("O=%s", kb->objdir);
+	char *cfg = xasprintf("%s/.config", kb->objdir);
+	char *sc = xasprintf("%s/scripts/config", t->root);
+	const char *arch = !strcmp(t->arch, "x86") ? "ARCH=x86_64" : "";
+	char *mk1[] = { "make", "-s", "-C", t->root, o, (char *)arch,
+			(char *)config, NULL };
+	char *mk2[] = { "make", "-s", "-C", t->root, o, (char *)arch,
+			"olddefconfig", "prepare", "-j2", NULL };
+	char *edit[64] = { sc, "--file", cfg };
+	int i, rc = -1;
+
+	if (!*arch)
+		mk1[5] = mk2[5] = "V=0";
+	for (i = 0; config_edits[i] && i < 58; i++)
+		edit[3 + i] = (char *)config_edits[i];
+	if (verbose)
+		fprintf(stderr, "rtlock: kbuild %s prepare in %s\n", config,
+			kb->objdir);
+	if (run(mk1, log) || run(edit, log) || run(mk2, log))
+		error("kbuild '%s prepare' failed in %s: see %s", config,
+		      kb->objdir, log);
+	else
+		rc = 0;
+	free(log);
+	free(o);
+	free(cfg);
+	free(sc);
+	return rc;
+}
+
+int kbuild_setup(struct kbuild *kb, const struct tree *t, const char *cache,
+		 const char *config, bool verbose)
+{
+	char *cmdfile, *cmd;
+
+	memset(kb, 0, sizeof(*kb));
+	if (!strcmp(config, "auto"))
+		config = t->kbuild ? "allyesconfig" : "none";
+	kb->config = xstrdup(config);
+	if (!strcmp(config, "none")) {
+		bare_flags(kb, t);
+		return 0;
+	}
+	if (!t->kbuild)
+		return error("%s: no kbuild here (scripts/Makefile.build); use "
+			     "--config=none", t->root);
+	kb->objdir = xasprintf("%s/kbuild-%s-%s-%s", cache, t->version,
+			       t->arch, config);
+	if (mkdir_p(kb->objdir) < 0)
+		return error("%s: %s", kb->objdir, strerror(errno));
+	cmdfile = xasprintf("%s/kernel/.bounds.s.cmd", kb->objdir);
+	if (!is_file(cmdfile) && prepare(kb, t, config, verbose) < 0) {
+		free(cmdfile);
+		return -1;
+	}
+	cmd = read_file(cmdfile, NULL);
+	if (!cmd) {
+		error("%s: %s (kbuild did not compile kernel/bounds.c)",
+		      cmdfile, strerror(errno));
+		free(cmdfile);
+		return -1;
+	}
+	cmd[strcspn(cmd, "\n")] = '\0';
+	harvest(kb, strchr(cmd, '=') ? strchr(cmd, '=') + 1 : cmd);
+	free(cmd);
+	free(cmdfile);
+	return 0;
+}
+
+int kbuild_file_args(const struct kbuild *kb, const struct tree *t,
+		     const char *rel, char **out, int max)
+{
+	const char *slash = strrchr(rel, '/');
+	int n = 0;
+
+	(void)kb;
+	if (max < 4)
+		return 0;
+	out[n++] = xasprintf("-I%s/%.*s", t->root,
+			     slash ? (int)(slash - rel) : 0, rel);
+	/* the same for every TU, so that a prelude PCH stays valid */
+	out[n++] = xstrdup("-DKBUILD_MODNAME=\"rtlock\"");
+	out[n++] = xstrdup("-DKBUILD_BASENAME=\"rtlock\"");
+	out[n++] = xstrdup("-DKBUILD_MODFILE=\"rtlock\"");
+	return n;
+}
+
+void kbuild_release(struct kbuild *kb)
+{
+	int i;
+
+	for (i = 0; i < kb->nargs; i++)
+		free(kb->args[i]);
+	free(kb->args);
+	free(kb->objdir);
+	free(kb->config);
+	memset(kb, 0, sizeof(*kb));
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Compile flags for libclang.  On a real kernel tree, kbuild is run once in
+ * a scratch directory of the cache (make O=<cache>/kbuild-... <config>
+ * prepare: the tree itself is never written) and the flags are taken from
+ * the command kbuild used for kernel/bounds.c.  On a bare tree (the test
+ * fixtures) the kernel's standard include layout is used.
+ */
+#ifndef RTLOCK_KBUILD_H
+#define RTLOCK_KBUILD_H
+
+#include "tree.h"
+
+struct kbuild {
+	char *objdir;		/* scratch kbuild output, or NULL */
+	char **args;		/* clang arguments common to every TU */
+	int nargs, alloc;
+	char *config;		/* "allyesconfig+preempt" / "none" */
+};
+
+/*
+ * Set up flags for @t.  @cache is the cache directory; kbuild output goes
+ * below it.  @config: "auto", "none", or a make target such as
+ * "x86_64_defconfig".  Returns -1 after printing one error line.
+ */
+int kbuild_setup(struct kbuild *kb, const struct tree *t, const char *cache,
+		 const char *config, bool verbose);
+/* Per-file arguments appended for @rel: its directory and module names. */
+int kbuild_file_args(const struct kbuild *kb, const struct tree *t,
+		     const char *rel, char **out, int max);
+void kbuild_release(struct kbuild *kb);
+
+#endif

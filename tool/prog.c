@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "prog.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow.h"
+#include "util.h"
+
+bool strset_has(const struct strset *s, const char *str)
+{
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], str))
+			return true;
+	return false;
+}
+
+bool strset_add(struct strset *s, const char *str)
+{
+	if (strset_has(s, str))
+		return false;
+	ALLOC_GROW(s->v, s->n, s->alloc);
+	s->v[s->n++] = xstrdup(str);
+	return true;
+}
+
+void strset_free(struct strset *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+struct rmemo {
+	char *target;
+	struct strset ids;
+	bool resolved, busy;
+	UT_hash_handle hh;
+};
+
+void prog_init(struct prog *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->fnrefs = json_array();
+	p->regs = json_array();
+	p->statics = json_array();
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+struct plock *prog_lock(struct prog *p, const char *id)
+{
+	struct plock *l;
+
+	HASH_FIND_STR(p->locks, id, l);
+	return l;
+}
+
+struct pfunc *prog_func(struct prog *p, const char *id)
+{
+	struct pfunc *f;
+
+	HASH_FIND_STR(p->funcs, id, f);
+	return f;
+}
+
+static void add_lock(struct prog *p, const char *file, json_t *o)
+{
+	const char *id = jstr(o, "id");
+	struct plock *l = prog_lock(p, id);
+
+	if (!l) {
+		l = xcalloc(1, sizeof(*l));
+		l->id = xstrdup(id);
+		l->type = !strcmp(jstr(o, "type"), "raw_spinlock_t") ? LT_RAW
+								      : LT_SPIN;
+		l->kind = xstrdup(jstr(o, "kind"));
+		l->file = xstrdup(file);
+		l->line = json_integer_value(json_object_get(o, "line"));
+		HASH_ADD_KEYPTR(hh, p->locks, l->id, strlen(l->id), l);
+	}
+	l->array |= json_is_true(json_object_get(o, "array"));
+	l->def |= json_is_true(json_object_get(o, "def"));
+	l->ndecls++;
+}
+
+static void add_func(struct prog *p, const char *file, json_t *o)
+{
+	const char *id = jstr(o, "id");
+	struct pfunc *f = prog_func(p, id);
+
+	if (f)
+		return; /* a static inline seen again, or a duplicate */
+	f = xcalloc(1, sizeof(*f));
+	f->id = xstrdup(id);
+	f->name = xstrdup(jstr(o, "name"));
+	f->file = xstrdup(file);
+	f->line = json_integer_value(json_object_get(o, "line"));
+	f->is_static = json_is_true(json_object_get(o, "static"));
+	f->attrs = json_incref(json_object_get(o, "attrs"));
+	if (json_object_get(o, "macro"))
+		f->macro = xstrdup(jstr(o, "macro"));
+	if (json_object_get(o, "ret"))
+		f->ret = xstrdup(jstr(o, "ret"));
+	f->ir = json_incref(json_object_get(o, "ir"));
+	HASH_ADD_KEYPTR(hh, p->funcs, f->id, strlen(f->id), f);
+}
+
+static void add_ptr(struct prog *p, json_t *o)
+{
+	const char *id = jstr(o, "id");
+	struct pptr *pp;
+
+	HASH_FIND_STR(p->ptrs, id, pp);
+	if (!pp) {
+		pp = xcalloc(1, sizeof(*pp));
+		pp->id = xstrdup(id);
+		HASH_ADD_KEYPTR(hh, p->ptrs, pp->id, strlen(pp->id), pp);
+	}
+	strset_add(&pp->to, jstr(o, "to"));
+}
+
+static void append_with_file(json_t *dst, json_t *src, const char *file)
+{
+	size_t i;
+	json_t *o;
+
+	json_array_foreach(src, i, o) {
+		json_t *c = json_copy(o);
+
+		json_object_set_new(c, "file", json_string(file));
+		json_array_append_new(dst, c);
+	}
+}
+
+void prog_add_facts(struct prog *p, json_t *facts)
+{
+	const char *file = jstr(facts, "file");
+	size_t i;
+	json_t *o;
+
+	p->nfiles++;
+	json_array_foreach(json_object_get(facts, "locks"), i, o)
+		add_lock(p, file, o);
+	json_array_foreach(json_object_get(facts, "funcs"), i, o)
+		add_func(p, file, o);
+	json_array_foreach(json_object_get(facts, "ptrs"), i, o)
+		add_ptr(p, o);
+	append_with_file(p->fnrefs, json_object_get(facts, "fnrefs"), file);
+	append_with_file(p->regs, json_object_get(facts, "regs"), file);
+}
+
+bool is_direct_callee(const char *c)
+{
+	return strncmp(c, "ptr:", 4) && strncmp(c, "var:", 4) &&
+	       strncmp(c, "P:", 2) && strncmp(c, "U:", 2);
+}
+
+static void collect_args(struct prog *p, json_t *ir)
+{
+	size_t i, j;
+	json_t *ev, *sub;
+
+	json_array_foreach(ir, i, ev) {
+		const char *op = json_string_value(json_array_get(ev, 0));
+
+		if (op && !strcmp(op, "call")) {
+			const char *callee =
+				json_string_value(json_array_get(ev, 2));
+			json_t *args = json_array_get(ev, 3), *a;
+			struct pfunc *f;
+
+			if (!callee || !args || !is_direct_callee(callee) ||
+			    !(f = prog_func(p, callee)))
+				continue;
+			if (f->nparams < json_array_size(args)) {
+				f->param_args = xrealloc(
+					f->param_args,
+					json_array_size(args) *
+						sizeof(struct strset));
+				memset(f->param_args + f->nparams, 0,
+				       (json_array_size(args) - f->nparams) *
+					       sizeof(struct strset));
+				f->nparams = json_array_size(args);
+			}
+			json_array_foreach(args, j, a)
+				if (json_is_string(a))
+					strset_add(&f->param_args[j],
+						   json_string_value(a));
+			continue;
+		}
+		json_array_foreach(ev, j, sub)
+			if (json_is_array(sub))
+				collect_args(p, sub);
+	}
+}
+
+void prog_link(struct prog *p)
+{
+	struct pfunc *f, *tmp;
+
+	HASH_ITER(hh, p->funcs, f, tmp)
+		collect_args(p, f->ir);
+	flow_summaries(p);
+}
+
+static bool resolve_one(struct prog *p, const char *t, struct strset *out,
+			int depth);
+
+static bool resolve_set(struct prog *p, const struct strset *s,
+			struct strset *out, int depth)
+{
+	bool ok = true;
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		ok &= resolve_one(p, s->v[i], out, depth + 1);
+	return ok && s->n;
+}
+
+static bool resolve_alt(struct prog *p, const char *t, struct strset *out,
+			int depth)
+{
+	struct pfunc *f;
+	struct pptr *pp;
+	char *fn, *hash;
+	bool ok = false;
+
+	if (!strncmp(t, "L:", 2)) {
+		strset_add(out, t + 2);
+		return true;
+	}
+	if (depth > 12)
+		return false;
+	if (!strncmp(t, "P:", 2)) {
+		fn = xstrdup(t + 2);
+		hash = strrchr(fn, '#');
+		if (hash) {
+			unsigned n = atoi(hash + 1);
+
+			*hash = '\0';
+			f = prog_func(p, fn);
+			if (f && n < f->nparams)
+				ok = resolve_set(p, &f->param_args[n], out,
+						 depth);
+		}
+		free(fn);
+		return ok;
+	}
+	if (!strncmp(t, "R:", 2)) {
+		f = prog_func(p, t + 2);
+		return f && f->ret && resolve_one(p, f->ret, out, depth + 1);
+	}
+	if (!strncmp(t, "F:", 2)) {
+		HASH_FIND_STR(p->ptrs, t + 2, pp);
+		return pp && resolve_set(p, &pp->to, out, depth);
+	}
+	return false;
+}
+
+/* A target with alternatives, memoised; cycles resolve to nothing. */
+static bool resolve_one(struct prog *p, const char *t, struct strset *out,
+			int depth)
+{
+	struct rmemo *m;
+	unsigned i;
+
+	if (!strncmp(t, "L:", 2) && !strchr(t, '|')) {
+		strset_add(out, t + 2);
+		return true;
+	}
+	HASH_FIND_STR(p->memo, t, m);
+	if (!m) {
+		char *copy = xstrdup(t), *alt, *save = NULL;
+
+		m = xcalloc(1, sizeof(*m));
+		m->target = xstrdup(t);
+		m->busy = true;
+		HASH_ADD_KEYPTR(hh, p->memo, m->target, strlen(m->target), m);
+		m->resolved = true;
+		for (alt = strtok_r(copy, "|", &save); alt;
+		     alt = strtok_r(NULL, "|", &save))
+			m->resolved &= resolve_alt(p, alt, &m->ids, depth);
+		m->busy = false;
+		free(copy);
+	} else if (m->busy) {
+		return true; /* recursion: the outer call collects the rest */
+	}
+	for (i = 0; i < m->ids.n; i++)
+		strset_add(out, m->ids.v[i]);
+	return m->resolved && m->ids.n;
+}
+
+bool prog_resolve(struct prog *p, const char *target, struct strset *out)
+{
+	return resolve_one(p, target, out, 0);
+}
+
+void prog_free(struct prog *p)
+{
+	struct plock *l, *lt;
+	struct pfunc *f, *ft;
+	struct pptr *pp, *pt;
+	struct rmemo *m, *mt;
+	unsigned i;
+
+	HASH_ITER(hh, p->locks, l, lt) {
+		HASH_DEL(p->locks, l);
+		free(l->id);
+		free(l->kind);
+		free(l->file);
+		free(l);
+	}
+	HASH_ITER(hh, p->funcs, f, ft) {
+		HASH_DEL(p->funcs, f);
+		free(f->id);
+		free(f->name);
+		free(f->file);
+		free(f->macro);
+		free(f->ret);
+		json_decref(f->attrs);
+		json_decref(f->ir);
+		strset_free(&f->acquires);
+		strset_free(&f->releases);
+		for (i = 0; i < f->nparams; i++)
+			strset_free(&f->param_args[i]);
+		free(f->param_args);
+		free(f);
+	}
+	HASH_ITER(hh, p->ptrs, pp, pt) {
+		HASH_DEL(p->ptrs, pp);
+		free(pp->id);
+		strset_free(&pp->to);
+		free(pp);
+	}
+	HASH_ITER(hh, p->memo, m, mt) {
+		HASH_DEL(p->memo, m);
+		free(m->target);
+		strset_free(&m->ids);
+		free(m);
+	}
+	json_decref(p->fnrefs);
+	json_decref(p->regs);
+	json_decref(p->statics);
+}

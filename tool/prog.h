@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The whole program as the facts describe it: every lock, every function
+ * with its IR, the pointer assignments, the function pointers stored in
+ * ops tables and the registrations.  prog_link() resolves symbolic lock
+ * targets ("P:fn#n", "R:fn", "F:ptr") to lock identities through the call
+ * sites, returns and assignments of the whole tree, and computes each
+ * function's summary (locks it returns holding, or releases for its
+ * caller), so that the flow pass sees through lock wrappers.
+ */
+#ifndef RTLOCK_PROG_H
+#define RTLOCK_PROG_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <uthash.h>
+
+#include "apitab.h"
+
+struct strset {
+	char **v;
+	unsigned n, alloc;
+};
+bool strset_add(struct strset *s, const char *str); /* true if new */
+bool strset_has(const struct strset *s, const char *str);
+void strset_free(struct strset *s);
+
+struct plock {
+	char *id;
+	enum lock_type type;
+	char *kind;
+	char *file;
+	int line;
+	bool array, def;
+	unsigned ndecls;
+	unsigned nsites;
+	UT_hash_handle hh;
+};
+
+struct pfunc {
+	char *id, *name, *file;
+	int line;
+	bool is_static;
+	json_t *attrs;		/* array of strings, may be NULL */
+	char *macro;
+	char *ret;		/* targets of returned lock pointers */
+	json_t *ir;
+	/* summary: targets held at exit / released without being taken */
+	struct strset acquires, releases;
+	/* callers' argument targets per parameter, for P: resolution */
+	struct strset *param_args;
+	unsigned nparams;
+	UT_hash_handle hh;
+};
+
+/* Pointer variables/fields that hold lock addresses. */
+struct pptr {
+	char *id;
+	struct strset to;
+	UT_hash_handle hh;
+};
+
+struct prog {
+	struct plock *locks;
+	struct pfunc *funcs;
+	struct pptr *ptrs;
+	json_t *fnrefs;		/* array of fnref objects (with "file") */
+	json_t *regs;		/* array of registration objects */
+	json_t *statics;
+	/* resolution memo: target -> resolved set */
+	struct rmemo *memo;
+	unsigned nfiles;
+};
+
+void prog_init(struct prog *p);
+void prog_free(struct prog *p);
+/* Merge the facts of one file (a TU or a header). */
+void prog_add_facts(struct prog *p, json_t *facts);
+struct pfunc *prog_func(struct prog *p, const char *id);
+struct plock *prog_lock(struct prog *p, const char *id);
+/* Link: collect call arguments, compute summaries. */
+void prog_link(struct prog *p);
+/*
+ * Lock identities a target may denote ("L:a|P:f#0" ...), added to @out.
+ * Returns false when some alternative stays unresolved.
+ */
+bool prog_resolve(struct prog *p, const char *target, struct strset *out);
+
+#endif

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names: which types are locks, the stable identity of a lock declaration
+ * and the lock an expression acts on.
+ *
+ * Identities survive line shifts between releases: a struct field is
+ * "struct rq::__lock", an external-linkage variable "global:NAME", a file
+ * static "path/file.c:NAME", a function local "path/file.c:FUNC:NAME".
+ * A target names what a lock operand refers to: "L:<identity>" for a lock,
+ * "P:<function>#<n>" for a function's parameter, "R:<function>" for what a
+ * function returns, "F:<identity>" for a pointer field or variable that
+ * holds a lock's address, "U:<why>" when it is not known.  Alternatives are
+ * joined with '|'.
+ */
+#include <string.h>
+
+#include "extract_int.h"
+
+static char *cxstr(CXString s)
+{
+	char *r = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+
+	clang_disposeString(s);
+	return r;
+}
+
+static enum lock_type name_type(const char *n)
+{
+	if (!strcmp(n, "spinlock_t") || !strcmp(n, "spinlock"))
+		return LT_SPIN;
+	if (!strcmp(n, "raw_spinlock_t") || !strcmp(n, "raw_spinlock"))
+		return LT_RAW;
+	return LT_NONE;
+}
+
+enum lock_type lock_type_of(CXType t, bool *array)
+{
+	enum lock_type lt;
+	char *n;
+
+	if (array)
+		*array = false;
+	for (;;) {
+		switch (t.kind) {
+		case CXType_Elaborated:
+			t = clang_Type_getNamedType(t);
+			continue;
+		case CXType_Typedef:
+			n = cxstr(clang_getTypedefName(t));
+			lt = name_type(n);
+			free(n);
+			if (lt)
+				return lt;
+			t = clang_getTypedefDeclUnderlyingType(
+				clang_getTypeDeclaration(t));
+			continue;
+		case CXType_ConstantArray:
+		case CXType_IncompleteArray:
+		case CXType_VariableArray:
+			if (array)
+				*array = true;
+			t = clang_getArrayElementType(t);
+			continue;
+		case CXType_Record:
+			n = cxstr(clang_getCursorSpelling(
+				clang_getTypeDeclaration(t)));
+			lt = name_type(n);
+			free(n);
+			return lt;
+		default:
+			return LT_NONE;
+		}
+	}
+}
+
+bool is_lock_ptr_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_Pointer &&
+	       lock_type_of(clang_getPointeeType(t), NULL) != LT_NONE;
+}
+
+bool is_fn_ptr_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	if (t.kind != CXType_Pointer)
+		return false;
+	t = clang_getCanonicalType(clang_getPointeeType(t));
+	return t.kind == CXType_FunctionProto ||
+	       t.kind == CXType_FunctionNoProto;
+}
+
+static const char *rel_of_cursor(struct xtu *t, CXCursor c)
+{
+	struct xfile *fi = file_loc(t, clang_getCursorLocation(c), NULL, NULL,
+				    NULL);
+
+	return fi ? fi->rel : "?";
+}
+
+char *var_identity(struct xtu *t, CXCursor var)
+{
+	CXCursor parent = clang_getCursorSemanticParent(var);
+	char *name = cxstr(clang_getCursorSpelling(var)), *id;
+	enum CXCursorKind pk = clang_getCursorKind(parent);
+
+	if (pk == CXCursor_FunctionDecl) {
+		char *fn = cxstr(clang_getCursorSpelling(parent));
+
+		id = xasprintf("%s:%s:%s", rel_of_cursor(t, var), fn, name);
+		free(fn);
+	} else if (clang_getCursorLinkage(var) == CXLinkage_External) {
+		id = xasprintf("global:%s", name);
+	} else {
+		id = xasprintf("%s:%s", rel_of_cursor(t, var), name);
+	}
+	free(name);
+	return id;
+}
+
+static char *record_name(CXCursor rec)
+{
+	enum CXCursorKind k = clang_getCursorKind(rec);
+	char *n = cxstr(clang_getCursorSpelling(rec)), *r;
+
+	if (!*n) {
+		/* typedef struct { ... } name_t; */
+		free(n);
+		return cxstr(clang_getTypeSpelling(clang_getCursorType(rec)));
+	}
+	r = xasprintf("%s %s", k == CXCursor_UnionDecl ? "union" : "struct",
+		      n);
+	free(n);
+	return r;
+}
+
+char *field_identity(CXCursor field)
+{
+	CXCursor rec = clang_getCursorSemanticParent(field);
+	char *rn, *fn, *id;
+
+	while (clang_Cursor_isAnonymousRecordDecl(rec)) {
+		CXCursor up = clang_getCursorSemanticParent(rec);
+
+		if (clang_Cursor_isNull(up) ||
+		    (clang_getCursorKind(up) != CXCursor_StructDecl &&
+		     clang_getCursorKind(up) != CXCursor_UnionDecl))
+			break;
+		rec = up;
+	}
+	rn = record_name(rec);
+	fn = cxstr(clang_getCursorSpelling(field));
+	id = xasprintf("%s::%s", rn, fn);
+	free(rn);
+	free(fn);
+	return id;
+}
+
+char *func_identity(struct xtu *t, CXCursor fn)
+{
+	CXCursor def = clang_getCursorDefinition(fn);
+	char *name = cxstr(clang_getCursorSpelling(fn)), *id;
+
+	if (clang_getCursorLinkage(fn) == CXLinkage_External) {
+		id = xasprintf("%s", name);
+	} else {
+		if (!clang_Cursor_isNull(def))
+			fn = def;
+		id = xasprintf("%s:%s", rel_of_cursor(t, fn), name);
+	}
+	free(name);
+	return id;
+}
+
+CXCursor fn_ref(CXCursor e)
+{
+	CXCursor r;
+
+	e = strip_expr(e);
+	if (clang_getCursorKind(e) == CXCursor_UnaryOperator) {
+		struct kids k = { 0 };
+
+		kids_get(e, &k);
+		if (k.n == 1)
+			e = strip_expr(k.v[0]);
+		kids_free(&k);
+	}
+	if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+		return clang_getNullCursor();
+	r = clang_getCursorReferenced(e);
+	if (clang_getCursorKind(r) != CXCursor_FunctionDecl)
+		return clang_getNullCursor();
+	return r;
+}
+
+static int param_index(CXCursor fn, CXCursor parm)
+{
+	int i, n = clang_Cursor_getNumArguments(fn);
+
+	for (i = 0; i < n; i++)
+		if (clang_equalCursors(clang_Cursor_getArgument(fn, i), parm))
+			return i;
+	return -1;
+}
+
+static void add_target(struct sb *out, const char *t)
+{
+	if (out->len)
+		sb_adds(out, "|");
+	sb_adds(out, t);
+}
+
+static void add_targetf(struct sb *out, const char *pfx, const char *id)
+{
+	if (out->len)
+		sb_adds(out, "|");
+	sb_adds(out, pfx);
+	sb_adds(out, id);
+}
+
+/* Search inside a complex expression for the one lock lvalue it names. */
+struct lvsearch {
+	struct xfn *f;
+	char *found;
+	bool ambiguous;
+};
+
+static enum CXChildVisitResult lv_visit(CXCursor c, CXCursor parent,
+					CXClientData data)
+{
+	struct lvsearch *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor ref;
+	char *id = NULL;
+
+	(void)parent;
+	if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+		return CXChildVisit_Recurse;
+	if (!lock_type_of(clang_getCursorType(c), NULL))
+		return CXChildVisit_Recurse;
+	ref = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(ref) == CXCursor_VarDecl)
+		id = var_identity(s->f->t, ref);
+	else if (clang_getCursorKind(ref) == CXCursor_FieldDecl)
+		id = field_identity(ref);
+	if (!id)
+		return CXChildVisit_Continue;
+	if (!s->found)
+		s->found = id;
+	else if (strcmp(s->found, id))
+		s->ambiguous = true, free(id);
+	else
+		free(id);
+	return CXChildVisit_Continue;
+}
+
+static bool is_lock_internal_field(CXCursor field)
+{
+	CXCursor rec = clang_getCursorSemanticParent(field);
+
+	while (clang_Cursor_isAnonymousRecordDecl(rec))
+		rec = clang_getCursorSemanticParent(rec);
+	return lock_type_of(clang_getCursorType(rec), NULL) != LT_NONE;
+}
+
+static void lvalue_target(struct xfn *f, CXCursor e, struct sb *out);
+
+static void ptr_var_target(struct xfn *f, CXCursor var, struct sb *out)
+{
+	unsigned i;
+	char *id;
+
+	for (i = 0; i < f->nlocals; i++) {
+		if (clang_equalCursors(f->locals[i].decl, var)) {
+			if (f->locals[i].targets.len)
+				add_target(out, f->locals[i].targets.buf);
+			else
+				add_target(out, "U:unassigned-local");
+			return;
+		}
+	}
+	id = var_identity(f->t, var);
+	add_targetf(out, "F:", id);
+	free(id);
+}
+
+void lock_target(struct xfn *f, CXCursor e, struct sb *out)
+{
+	struct kids k = { 0 };
+	CXCursor ref;
+	char *id;
+	int i;
+
+	e = strip_expr(e);
+	kids_get(e, &k);
+	switch (clang_getCursorKind(e)) {
+	case CXCursor_UnaryOperator:
+		if (k.n == 1 && lock_type_of(clang_getCursorType(k.v[0]), NULL)) {
+			lvalue_target(f, k.v[0], out); /* &lock */
+			goto done;
+		}
+		break;
+	case CXCursor_DeclRefExpr:
+		ref = clang_getCursorReferenced(e);
+		if (clang_getCursorKind(ref) == CXCursor_ParmDecl && f->id) {
+			i = param_index(f->cur, ref);
+			sb_addf(out, "%sP:%s#%d", out->len ? "|" : "", f->id, i);
+			goto done;
+		}
+		if (clang_getCursorKind(ref) == CXCursor_VarDecl) {
+			if (lock_type_of(clang_getCursorType(ref), NULL))
+				lvalue_target(f, e, out); /* array decays */
+			else
+				ptr_var_target(f, ref, out);
+			goto done;
+		}
+		break;
+	case CXCursor_MemberRefExpr:
+		ref = clang_getCursorReferenced(e);
+		if (lock_type_of(clang_getCursorType(ref), NULL)) {
+			lvalue_target(f, e, out);
+		} else {
+			id = field_identity(ref);
+			add_targetf(out, "F:", id);
+			free(id);
+		}
+		goto done;
+	case CXCursor_CallExpr:
+		ref = clang_getCursorReferenced(e);
+		if (clang_getCursorKind(ref) == CXCursor_FunctionDecl) {
+			id = func_identity(f->t, ref);
+			/* spinlock_check(lock) and friends pass the lock on */
+			if (strstr(id, "spinlock_check") && k.n == 2) {
+				free(id);
+				lock_target(f, k.v[1], out);
+				goto done;
+			}
+			add_targetf(out, "R:", id);
+			free(id);
+			goto done;
+		}
+		break;
+	case CXCursor_ConditionalOperator:
+		if (k.n >= 2) {
+			lock_target(f, k.v[k.n - 2], out);
+			lock_target(f, k.v[k.n - 1], out);
+			goto done;
+		}
+		break;
+	case CXCursor_BinaryOperator:
+		/* locks + hash: pointer arithmetic on an array of locks */
+		for (i = 0; i < (int)k.n; i++) {
+			CXType ty = clang_getCursorType(k.v[i]);
+
+			if (is_lock_ptr_type(ty) || lock_type_of(ty, NULL)) {
+				lock_target(f, k.v[i], out);
+				goto done;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+	lvalue_target(f, e, out);
+done:
+	kids_free(&k);
+}
+
+/* Target of an lvalue of lock type (or a pointer expression we gave up on). */
+static void lvalue_target(struct xfn *f, CXCursor e, struct sb *out)
+{
+	struct kids k = { 0 };
+	struct lvsearch s = { f, NULL, false };
+	CXCursor ref;
+	char *id;
+
+	e = strip_expr(e);
+	kids_get(e, &k);
+	switch (clang_getCursorKind(e)) {
+	case CXCursor_DeclRefExpr:
+		ref = clang_getCursorReferenced(e);
+		if (clang_getCursorKind(ref) == CXCursor_VarDecl) {
+			id = var_identity(f->t, ref);
+			add_targetf(out, "L:", id);
+			free(id);
+			goto done;
+		}
+		break;
+	case CXCursor_MemberRefExpr:
+		ref = clang_getCursorReferenced(e);
+		if (k.n == 1 && is_lock_internal_field(ref)) {
+			/* &lock->rlock: the spinlock_t that wraps it */
+			if (is_lock_ptr_type(clang_getCursorType(k.v[0])))
+				lock_target(f, k.v[0], out);
+			else
+				lvalue_target(f, k.v[0], out);
+			goto done;
+		}
+		id = field_identity(ref);
+		add_targetf(out, "L:", id);
+		free(id);
+		goto done;
+	case CXCursor_ArraySubscriptExpr:
+		if (k.n == 2) {
+			if (is_lock_ptr_type(clang_getCursorType(k.v[0])) &&
+			    !lock_type_of(clang_getCursorType(
+						  strip_expr(k.v[0])),
+					  NULL))
+				lock_target(f, k.v[0], out);
+			else
+				lvalue_target(f, k.v[0], out);
+			goto done;
+		}
+		break;
+	case CXCursor_UnaryOperator:
+		/* *ptr */
+		if (k.n == 1 && is_lock_ptr_type(clang_getCursorType(k.v[0]))) {
+			lock_target(f, k.v[0], out);
+			goto done;
+		}
+		break;
+	default:
+		break;
+	}
+	/* per_cpu(), this_cpu_ptr(), container_of(): find the lock inside */
+	clang_visitChildren(e, lv_visit, &s);
+	if (s.found && !s.ambiguous) {
+		add_targetf(out, "L:", s.found);
+	} else {
+		CXString ks = clang_getCursorKindSpelling(clang_getCursorKind(e));
+
+		sb_addf(out, "%sU:%s", out->len ? "|" : "",
+			s.ambiguous ? "ambiguous" : clang_getCString(ks));
+		clang_disposeString(ks);
+	}
+	free(s.found);
+done:
+	kids_free(&k);
+}
+
+char *lvalue_identity(struct xfn *f, CXCursor e)
+{
+	CXCursor ref;
+	struct kids k = { 0 };
+	char *id = NULL;
+
+	e = strip_expr(e);
+	if (clang_getCursorKind(e) == CXCursor_UnaryOperator) {
+		kids_get(e, &k);
+		if (k.n == 1)
+			e = strip_expr(k.v[0]);
+		kids_free(&k);
+	}
+	ref = clang_getCursorReferenced(e);
+	if (clang_getCursorKind(e) == CXCursor_MemberRefExpr)
+		id = field_identity(ref);
+	else if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+		 clang_getCursorKind(ref) == CXCursor_VarDecl)
+		id = var_identity(f->t, ref);
+	return id;
+}
+
+/* Record what a local lock pointer may point to. */
+static void local_assign(struct xfn *f, CXCursor var, CXCursor val)
+{
+	struct xlocal *l = NULL;
+	unsigned i;
+
+	for (i = 0; i < f->nlocals; i++)
+		if (clang_equalCursors(f->locals[i].decl, var))
+			l = &f->locals[i];
+	if (!l) {
+		ALLOC_GROW(f->locals, f->nlocals, f->alloc_locals);
+		l = &f->locals[f->nlocals++];
+		l->decl = var;
+		memset(&l->targets, 0, sizeof(l->targets));
+	}
+	if (!clang_Cursor_isNull(val)) {
+		struct sb t = SB_INIT;
+
+		lock_target(f, val, &t);
+		if (!strstr(l->targets.buf ? l->targets.buf : "", t.buf))
+			add_target(&l->targets, t.buf);
+		sb_release(&t);
+	}
+}
+
+static enum CXChildVisitResult local_visit(CXCursor c, CXCursor parent,
+					   CXClientData data)
+{
+	struct xfn *f = data;
+	struct kids k = { 0 };
+	enum CXCursorKind kind = clang_getCursorKind(c);
+
+	(void)parent;
+	if (kind == CXCursor_VarDecl &&
+	    is_lock_ptr_type(clang_getCursorType(c))) {
+		kids_get(c, &k);
+		/* children: type refs, then the initialiser if any */
+		if (k.n && clang_isExpression(clang_getCursorKind(k.v[k.n - 1])))
+			local_assign(f, c, k.v[k.n - 1]);
+		else
+			local_assign(f, c, clang_getNullCursor());
+		kids_free(&k);
+	} else if (kind == CXCursor_BinaryOperator &&
+		   is_lock_ptr_type(clang_getCursorType(c))) {
+		kids_get(c, &k);
+		if (k.n == 2) {
+			CXCursor lhs = strip_expr(k.v[0]);
+			CXCursor ref = clang_getCursorReferenced(lhs);
+
+			if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+			    clang_getCursorKind(ref) == CXCursor_VarDecl &&
+			    clang_getCursorKind(clang_getCursorSemanticParent(
+				    ref)) == CXCursor_FunctionDecl)
+				local_assign(f, ref, k.v[1]);
+		}
+		kids_free(&k);
+	}
+	return CXChildVisit_Recurse;
+}
+
+void collect_locals(struct xfn *f, CXCursor body)
+{
+	/* Two passes, so that "p = q" sees what q was given later. */
+	clang_visitChildren(body, local_visit, f);
+	if (f->nlocals)
+		clang_visitChildren(body, local_visit, f);
+}

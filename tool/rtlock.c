@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtlock: find every spinlock of a kernel tree, decide which must keep
+ * spinning on PREEMPT_RT, convert the rest to lock_t and emit the branch.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "extract.h"
+#include "kbuild.h"
+#include "scan.h"
+#include "util.h"
+#include "version.h"
+
+struct common {
+	struct scan_opts scan;
+	const char *out_dir;
+};
+
+static const char usage_text[] =
+	"usage: rtlock <command> [options] KERNEL\n"
+	"\n"
+	"commands:\n"
+	"  scan KERNEL      find every lock, lock operation, call and context\n"
+	"                   (writes OUT/scan.json)\n"
+	"  facts FILE       print the lock facts of one C file (plumbing)\n"
+	"  help             this text\n"
+	"  version          print the version\n"
+	"\n"
+	"options:\n"
+	"  -o, --out DIR        where results go (default: rtlock-out)\n"
+	"  -C, --cache DIR      facts cache and kbuild scratch output\n"
+	"                       (default: $RTLOCK_CACHE, else ~/.cache/rtlock)\n"
+	"  -j, --jobs N         parallel workers (default: all cores)\n"
+	"      --timeout SEC    per-file time limit (default: 300)\n"
+	"      --config CFG     kbuild config for the flags: auto (default),\n"
+	"                       none (bare tree), or a make target\n"
+	"      --arch ARCH      architecture folder to scan (default: x86)\n"
+	"  -q, --quiet          no progress line, no summary\n"
+	"\n"
+	"The kernel tree is only read; kbuild output goes to the cache.\n"
+	"Exit status: 0 done, 1 done with items to review (files that could\n"
+	"not be parsed), 2 usage, 3 bad input, 4 environment (missing tool,\n"
+	"unwritable directory), 5 failure, 130 interrupted.\n";
+
+static void usage(int status)
+{
+	fputs(usage_text, status ? stderr : stdout);
+	exit(status);
+}
+
+static const char *default_cache(void)
+{
+	const char *c = getenv("RTLOCK_CACHE"), *home = getenv("HOME");
+	static char buf[4096];
+
+	if (c && *c)
+		return c;
+	c = getenv("XDG_CACHE_HOME");
+	if (c && *c)
+		snprintf(buf, sizeof(buf), "%s/rtlock", c);
+	else
+		snprintf(buf, sizeof(buf), "%s/.cache/rtlock",
+			 home && *home ? home : "/tmp");
+	return buf;
+}
+
+/* Parse the common options; returns the index of the first operand. */
+static int parse_common(int argc, char **argv, struct common *c)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "arch", required_argument, NULL, 'a' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+	char *end;
+
+	memset(c, 0, sizeof(*c));
+	c->out_dir = "rtlock-out";
+	c->scan.cache_dir = default_cache();
+	c->scan.config = "auto";
+	c->scan.arch = "x86";
+	c->scan.jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	c->scan.timeout = 300;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:C:j:qh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			c->out_dir = optarg;
+			break;
+		case 'C':
+			c->scan.cache_dir = optarg;
+			break;
+		case 'j':
+			c->scan.jobs = strtol(optarg, &end, 10);
+			if (*end || c->scan.jobs < 1)
+				die(EXIT_USAGE, "-j: not a positive number: %s",
+				    optarg);
+			break;
+		case 't':
+			c->scan.timeout = strtod(optarg, &end);
+			if (*end || c->scan.timeout < 0)
+				die(EXIT_USAGE, "--timeout: not a number: %s",
+				    optarg);
+			break;
+		case 'c':
+			c->scan.config = optarg;
+			break;
+		case 'a':
+			c->scan.arch = optarg;
+			break;
+		case 'q':
+			c->scan.quiet = true;
+			break;
+		case 'h':
+			usage(EXIT_OK);
+			break;
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	return optind;
+}
+
+static int write_json(const char *dir, const char *name, json_t *j)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	char *s = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
+	int rc = 0;
+
+	if (mkdir_p(dir) < 0 || write_file_atomic(path, s, strlen(s)) < 0) {
+		error("cannot write %s: %m", path);
+		rc = -1;
+	}
+	free(s);
+	free(path);
+	return rc;
+}
+
+static int cmd_scan(int argc, char **argv)
+{
+	struct common c;
+	struct scan s;
+	json_t *inv;
+	int i = parse_common(argc, argv, &c), rc;
+
+	if (argc - i != 1)
+		usage(EXIT_USAGE);
+	c.scan.kernel = argv[i];
+	rc = scan_run(&c.scan, &s);
+	if (rc) {
+		scan_release(&s);
+		return rc;
+	}
+	inv = scan_inventory(&s);
+	if (write_json(c.out_dir, "scan.json", inv) < 0)
+		rc = EXIT_ENV;
+	else if (!c.scan.quiet)
+		scan_print_summary(&s, inv, stdout);
+	if (!rc && s.failed)
+		rc = EXIT_REVIEW;
+	json_decref(inv);
+	scan_release(&s);
+	return rc;
+}
+
+/* rtlock facts FILE [--root DIR] [--config none|...]: plumbing. */
+static int cmd_facts(int argc, char **argv)
+{
+	struct common c;
+	struct tree t;
+	struct kbuild kb;
+	struct extract_opts eo;
+	char err[512], *extra[8], *file;
+	const char **args;
+	json_t *f;
+	int i = parse_common(argc, argv, &c), n, k;
+
+	if (argc - i != 2)
+		die(EXIT_USAGE, "usage: rtlock facts [--config CFG] KERNEL FILE");
+	if (tree_open(&t, argv[i], c.scan.arch) < 0)
+		return EXIT_INPUT;
+	if (kbuild_setup(&kb, &t, c.scan.cache_dir, c.scan.config, false) < 0)
+		return EXIT_ENV;
+	file = argv[i + 1];
+	n = kb.nargs;
+	k = kbuild_file_args(&kb, &t, file, extra, 8);
+	args = xcalloc(n + k, sizeof(char *));
+	memcpy(args, kb.args, n * sizeof(char *));
+	memcpy(args + n, extra, k * sizeof(char *));
+	eo = (struct extract_opts){ t.root, args, n + k, NULL, "", 0 };
+	f = extract_tu(&eo, file, err, sizeof(err));
+	if (!f)
+		die(EXIT_INPUT, "%s", err);
+	json_dumpf(f, stdout, JSON_INDENT(1) | JSON_SORT_KEYS);
+	putchar('\n');
+	json_decref(f);
+	return EXIT_OK;
+}
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} cmds[] = {
+	{ "scan", cmd_scan },
+	{ "facts", cmd_facts },
+};
+
+int main(int argc, char **argv)
+{
+	unsigned i;
+
+	if (argc < 2)
+		usage(EXIT_USAGE);
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h"))
+		usage(EXIT_OK);
+	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
+		puts(RTLOCK_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	error("'%s' is not an rtlock command; see 'rtlock help'", argv[1]);
+	return EXIT_USAGE;
+}

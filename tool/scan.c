@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "extract.h"
+#include "flow.h"
+#include "hash.h"
+#include "pool.h"
+#include "progress.h"
+#include "util.h"
+#include "version.h"
+
+struct job_ctx {
+	struct scan *s;
+	const struct scan_opts *o;
+	size_t *todo;		/* indexes into s->tus */
+	struct progress *pr;
+};
+
+static int scan_job(size_t i, void *data)
+{
+	struct job_ctx *c = data;
+	struct scan *s = c->s;
+	struct scan_tu *tu = &s->tus[c->todo[i]];
+	char *extra[8], err[512], key[33];
+	const char **args;
+	int n = s->kb.nargs, k, rc;
+	struct extract_opts eo;
+	json_t *facts;
+
+	k = kbuild_file_args(&s->kb, &s->tree, tu->file, extra, 8);
+	args = xcalloc(n + k, sizeof(char *));
+	memcpy(args, s->kb.args, n * sizeof(char *));
+	memcpy(args + n, extra, k * sizeof(char *));
+	eo = (struct extract_opts){ s->tree.root, args, n + k,
+				    s->cache.hdr_dir, s->salt, 0 };
+	facts = extract_tu(&eo, tu->file, err, sizeof(err));
+	if (!facts) {
+		fprintf(stderr, "rtlock: %s\n", err);
+		return 3;
+	}
+	rc = cache_store(&s->cache, s->salt, tu->file, facts, key);
+	return rc ? 4 : 0;
+}
+
+static void job_done(size_t i, const struct job_result *r, void *data)
+{
+	struct job_ctx *c = data;
+	struct scan_tu *tu = &c->s->tus[c->todo[i]];
+	char buf[64];
+
+	if (r->state != JOB_OK) {
+		tu->state = r->state == JOB_TIMEOUT   ? "timeout"
+			    : r->state == JOB_CRASHED ? "crashed"
+						      : "failed";
+		tu->why = xstrdup(job_state_name(r, buf, sizeof(buf)));
+	}
+	progress_tick(c->pr, 1);
+}
+
+static void make_salt(struct scan *s)
+{
+	struct hasher h;
+	int i;
+
+	hasher_init(&h);
+	hasher_adds(&h, RTLOCK_VERSION);
+	hasher_adds(&h, "rtlock-facts-1");
+	hasher_adds(&h, s->tree.root);
+	for (i = 0; i < s->kb.nargs; i++)
+		hasher_adds(&h, s->kb.args[i]);
+	hasher_final(&h, s->salt);
+}
+
+static void load_headers(struct scan *s, json_t *deps, struct strset *seen)
+{
+	const char *rel;
+	json_t *v;
+
+	json_object_foreach(deps, rel, v) {
+		char key[33], *path;
+		json_t *hf;
+
+		if (rel[0] == '/' || !json_is_string(v))
+			continue;
+		header_key(s->salt, rel, json_string_value(v), key);
+		if (!strset_add(seen, key))
+			continue;
+		path = header_facts_path(s->cache.hdr_dir, key);
+		hf = access(path, F_OK) ? NULL : cache_load(&s->cache, path);
+		if (hf) {
+			prog_add_facts(&s->prog, hf);
+			s->hdr_facts++;
+			json_decref(hf);
+		}
+		free(path);
+	}
+}
+
+static void load_facts(struct scan *s)
+{
+	struct strset seen = { 0 };
+	size_t i;
+
+	for (i = 0; i < s->ntus; i++) {
+		struct scan_tu *tu = &s->tus[i];
+		json_t *f, *fe;
+		char *path;
+
+		if (!tu->key[0])
+			continue;
+		path = cache_tu_path(&s->cache, tu->key);
+		f = cache_load(&s->cache, path);
+		free(path);
+		if (!f) {
+			tu->state = "failed";
+			tu->why = xstrdup("facts missing from the cache");
+			s->failed++;
+			continue;
+		}
+		tu->errors = json_integer_value(json_object_get(f, "errors"));
+		fe = json_object_get(f, "first_error");
+		if (tu->errors) {
+			tu->state = "errors";
+			tu->why = xstrdup(json_string_value(fe) ?: "");
+			s->with_errors++;
+		}
+		prog_add_facts(&s->prog, f);
+		load_headers(s, json_object_get(f, "deps"), &seen);
+		json_decref(f);
+	}
+	strset_free(&seen);
+}
+
+int scan_run(const struct scan_opts *o, struct scan *s)
+{
+	struct job_ctx jc = { s, o, NULL, NULL };
+	struct job_result *res;
+	struct pool_opts po;
+	size_t i, ntodo = 0;
+	double t0 = now_sec();
+
+	memset(s, 0, sizeof(*s));
+	prog_init(&s->prog);
+	if (tree_open(&s->tree, o->kernel, o->arch) < 0)
+		return EXIT_INPUT;
+	if (cache_open(&s->cache, o->cache_dir, s->tree.root) < 0)
+		return EXIT_ENV;
+	tree_prefilter(&s->tree);
+	s->t_prefilter = now_sec() - t0;
+	if (!s->tree.ntus) {
+		error("%s: no C file uses the spinlock API", o->kernel);
+		return EXIT_INPUT;
+	}
+	if (kbuild_setup(&s->kb, &s->tree, o->cache_dir, o->config,
+			 !o->quiet) < 0)
+		return EXIT_ENV;
+	make_salt(s);
+
+	t0 = now_sec();
+	s->ntus = s->tree.ntus;
+	s->tus = xcalloc(s->ntus, sizeof(*s->tus));
+	jc.todo = xcalloc(s->ntus, sizeof(size_t));
+	for (i = 0; i < s->ntus; i++) {
+		s->tus[i].file = s->tree.tus[i];
+		s->tus[i].state = "ok";
+		if (cache_lookup(&s->cache, s->salt, s->tus[i].file,
+				 s->tus[i].key)) {
+			s->tus[i].cached = true;
+			s->cached++;
+		} else {
+			jc.todo[ntodo++] = i;
+		}
+	}
+	res = xcalloc(ntodo + 1, sizeof(*res));
+	jc.pr = progress_start("parse", ntodo, o->quiet);
+	po = (struct pool_opts){ o->jobs, o->timeout, job_done, &jc };
+	pool_catch_signals();
+	if (pool_run(&po, ntodo, scan_job, &jc, res) < 0) {
+		progress_end(jc.pr);
+		free(res);
+		free(jc.todo);
+		error("interrupted: the facts parsed so far are cached, the "
+		      "next run goes on from there");
+		return EXIT_INTR;
+	}
+	progress_end(jc.pr);
+	for (i = 0; i < ntodo; i++) {
+		struct scan_tu *tu = &s->tus[jc.todo[i]];
+
+		if (res[i].state != JOB_OK) {
+			s->failed++;
+			continue;
+		}
+		s->parsed++;
+		if (!cache_lookup(&s->cache, s->salt, tu->file, tu->key)) {
+			tu->state = "failed";
+			tu->why = xstrdup("facts were not stored (disk full?)");
+			s->failed++;
+			s->parsed--;
+		}
+	}
+	free(res);
+	free(jc.todo);
+	s->t_parse = now_sec() - t0;
+
+	t0 = now_sec();
+	load_facts(s);
+	prog_link(&s->prog);
+	s->t_link = now_sec() - t0;
+	if (s->failed == s->ntus)
+		return error("no TU could be parsed: is libclang working? "
+			     "(see the first failure above)"),
+		       EXIT_FAIL;
+	return EXIT_OK;
+}
+
+/* ---- inventory ---- */
+
+struct site_ctx {
+	struct scan *s;
+	json_t *sites, *unresolved;
+	struct strset positions, resolved_pos;
+	unsigned spin_sites, spin_resolved;
+};
+
+static json_t *strset_json(const struct strset *ss)
+{
+	json_t *a = json_array();
+	unsigned i;
+
+	for (i = 0; i < ss->n; i++)
+		json_array_append_new(a, json_string(ss->v[i]));
+	return a;
+}
+
+static int site_cb(const struct flow_event *e, void *data)
+{
+	struct site_ctx *c = data;
+	const char *at = json_string_value(json_array_get(e->ev, 5));
+	const char *api = json_string_value(json_array_get(e->ev, 3));
+	const char *tgt = json_string_value(json_array_get(e->ev, 4));
+	struct strset ids = { 0 }, held = { 0 };
+	bool ok;
+	unsigned i;
+	json_t *site;
+
+	if (strcmp(e->kind, "lock") || !at || !api || !tgt)
+		return 0;
+	ok = prog_resolve(&c->s->prog, tgt, &ids);
+	for (i = 0; i < e->st->nheld; i++)
+		prog_resolve(&c->s->prog, e->st->held[i].target, &held);
+	site = json_pack("{sssssssssisossso}", "at", at, "api", api, "op",
+			 json_string_value(json_array_get(e->ev, 2)), "func",
+			 e->fn->id, "line",
+			 (int)json_integer_value(json_array_get(e->ev, 1)),
+			 "locks", strset_json(&ids), "target", tgt, "held",
+			 strset_json(&held));
+	if (e->st->irq)
+		json_object_set_new(site, "irqs_off", json_true());
+	if (e->st->preempt)
+		json_object_set_new(site, "preempt_off", json_true());
+	json_object_set_new(site, "file", json_string(e->fn->file));
+	json_array_append_new(c->sites, site);
+	if (strset_add(&c->positions, at)) {
+		c->spin_sites++;
+		if (ok) {
+			c->spin_resolved++;
+			strset_add(&c->resolved_pos, at);
+		} else {
+			json_array_append_new(
+				c->unresolved,
+				json_pack("{ssssssss}", "at", at, "api", api,
+					  "func", e->fn->id, "target", tgt));
+		}
+	}
+	for (i = 0; i < ids.n; i++) {
+		struct plock *l = prog_lock(&c->s->prog, ids.v[i]);
+
+		if (l)
+			l->nsites++;
+	}
+	strset_free(&ids);
+	strset_free(&held);
+	return 0;
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	return strcmp((*(struct pfunc *const *)a)->id,
+		      (*(struct pfunc *const *)b)->id);
+}
+
+static int cmp_lock(const void *a, const void *b)
+{
+	return strcmp((*(struct plock *const *)a)->id,
+		      (*(struct plock *const *)b)->id);
+}
+
+static json_t *locks_json(struct scan *s, json_t *counts)
+{
+	struct plock *l, *tmp, **v;
+	size_t n = HASH_COUNT(s->prog.locks), i = 0;
+	json_t *a = json_array();
+	unsigned nspin = 0, nraw = 0;
+
+	v = xcalloc(n + 1, sizeof(*v));
+	HASH_ITER(hh, s->prog.locks, l, tmp)
+		v[i++] = l;
+	qsort(v, n, sizeof(*v), cmp_lock);
+	for (i = 0; i < n; i++) {
+		json_t *o;
+		json_int_t k;
+
+		l = v[i];
+		o = json_pack("{sssssssssisi}", "id", l->id, "type",
+			      lock_type_name(l->type), "kind", l->kind, "file",
+			      l->file, "line", l->line, "sites", l->nsites);
+		if (l->array)
+			json_object_set_new(o, "array", json_true());
+		json_array_append_new(a, o);
+		k = json_integer_value(json_object_get(counts, l->kind));
+		json_object_set_new(counts, l->kind, json_integer(k + 1));
+		if (l->type == LT_RAW)
+			nraw++;
+		else
+			nspin++;
+	}
+	json_object_set_new(counts, "spinlock_t", json_integer(nspin));
+	json_object_set_new(counts, "raw_spinlock_t", json_integer(nraw));
+	free(v);
+	return a;
+}
+
+json_t *scan_inventory(struct scan *s)
+{
+	struct site_ctx c = { .s = s, .sites = json_array(),
+				.unresolved = json_array() };
+	struct pfunc *f, *tmp, **fv;
+	size_t nf = HASH_COUNT(s->prog.funcs), i = 0;
+	json_t *inv, *tus = json_array(), *kinds = json_object(), *locks;
+
+	fv = xcalloc(nf + 1, sizeof(*fv));
+	HASH_ITER(hh, s->prog.funcs, f, tmp)
+		fv[i++] = f;
+	qsort(fv, nf, sizeof(*fv), cmp_func);
+	for (i = 0; i < nf; i++)
+		flow_run(&s->prog, fv[i], site_cb, &c);
+	free(fv);
+	locks = locks_json(s, kinds);
+	for (i = 0; i < s->ntus; i++) {
+		struct scan_tu *tu = &s->tus[i];
+		json_t *o = json_pack("{ssss}", "file", tu->file, "state",
+				      tu->state);
+
+		if (tu->key[0])
+			json_object_set_new(o, "key", json_string(tu->key));
+		if (tu->why)
+			json_object_set_new(o, "why", json_string(tu->why));
+		json_array_append_new(tus, o);
+	}
+	inv = json_pack(
+		"{sss{sssssbsbsssbss}s{sssssiso}sososososo}", "schema",
+		"rtlock-scan-1", "tree", "root", s->tree.root, "version",
+		s->tree.version, "has_raw_spinlock", s->tree.has_raw,
+		"has_rt_substitution", s->tree.has_rt_subst, "arch",
+		s->tree.arch, "kbuild", s->tree.kbuild, "config", s->kb.config,
+		"cache", "dir", s->cache.dir, "salt", s->salt, "header_facts",
+		s->hdr_facts, "tool", json_string(RTLOCK_VERSION), "tus", tus,
+		"locks", locks, "sites", c.sites, "unresolved", c.unresolved,
+		"summary",
+		json_pack("{sisisisisisisisisisosisisf}", "files_walked",
+			  (int)s->tree.nwalked, "tus", (int)s->ntus,
+			  "headers_matched", (int)s->tree.nheaders, "parsed",
+			  s->parsed, "cached", s->cached, "with_errors",
+			  s->with_errors, "failed", s->failed, "api_sites",
+			  c.spin_sites, "api_sites_resolved", c.spin_resolved,
+			  "locks", kinds, "functions", (int)nf, "uses",
+			  (int)json_array_size(c.sites), "seconds",
+			  s->t_prefilter + s->t_parse + s->t_link));
+	strset_free(&c.positions);
+	strset_free(&c.resolved_pos);
+	return inv;
+}
+
+static int summary_int(json_t *sum, const char *k)
+{
+	return json_integer_value(json_object_get(sum, k));
+}
+
+void scan_print_summary(struct scan *s, json_t *inv, FILE *out)
+{
+	json_t *sum = json_object_get(inv, "summary");
+	json_t *kinds = json_object_get(sum, "locks");
+	int sites = summary_int(sum, "api_sites");
+	int res = summary_int(sum, "api_sites_resolved");
+	const char *k;
+	json_t *v;
+
+	fprintf(out, "tree:   linux %s (%s), raw_spinlock_t: %s, "
+		     "PREEMPT_RT substitution: %s, config: %s\n",
+		s->tree.version, s->tree.arch, s->tree.has_raw ? "yes" : "no",
+		s->tree.has_rt_subst ? "yes" : "no", s->kb.config);
+	fprintf(out, "files:  %zu C files walked, %zu TUs and %zu headers "
+		     "match the prefilter\n",
+		s->tree.nwalked, s->ntus, s->tree.nheaders);
+	fprintf(out, "TUs:    %u parsed, %u from cache, %u with errors, "
+		     "%u failed\n",
+		s->parsed, s->cached, s->with_errors, s->failed);
+	fprintf(out, "locks:  %d spinlock_t, %d raw_spinlock_t (",
+		summary_int(kinds, "spinlock_t"),
+		summary_int(kinds, "raw_spinlock_t"));
+	{
+		bool first = true;
+
+		json_object_foreach(kinds, k, v) {
+			if (strstr(k, "spinlock"))
+				continue;
+			fprintf(out, "%s%s %d", first ? "" : ", ", k,
+				(int)json_integer_value(v));
+			first = false;
+		}
+	}
+	fprintf(out, ")\n");
+	fprintf(out, "calls:  %d API call sites, %d resolved to a lock "
+		     "(%.1f%%), %d unresolved\n",
+		sites, res, sites ? 100.0 * res / sites : 100.0, sites - res);
+	fprintf(out, "time:   %.1f s (prefilter %.1f, parse %.1f, link %.1f), "
+		     "peak memory %ld MiB\n",
+		s->t_prefilter + s->t_parse + s->t_link, s->t_prefilter,
+		s->t_parse, s->t_link, peak_rss_kib() / 1024);
+}
+
+void scan_release(struct scan *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ntus; i++)
+		free(s->tus[i].why);
+	free(s->tus);
+	prog_free(&s->prog);
+	cache_close(&s->cache);
+	kbuild_release(&s->kb);
+	tree_release(&s->tree);
+}

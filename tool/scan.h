@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The scan stage: tree -> facts of every TU (cached) -> linked program. */
+#ifndef RTLOCK_SCAN_H
+#define RTLOCK_SCAN_H
+
+#include <stdbool.h>
+
+#include "cache.h"
+#include "kbuild.h"
+#include "prog.h"
+#include "tree.h"
+
+struct scan_opts {
+	const char *kernel;
+	const char *cache_dir;
+	const char *config;	/* kbuild config: auto, none, a make target */
+	const char *arch;
+	int jobs;
+	double timeout;
+	bool quiet;
+};
+
+struct scan_tu {
+	char *file;
+	char key[33];
+	const char *state;	/* ok, errors, failed, crashed, timeout */
+	char *why;		/* first error or failure */
+	unsigned errors;
+	bool cached;
+};
+
+struct scan {
+	struct tree tree;
+	struct kbuild kb;
+	struct cache cache;
+	char salt[33];
+	struct scan_tu *tus;
+	size_t ntus;
+	struct prog prog;
+	unsigned parsed, cached, with_errors, failed, hdr_facts;
+	double t_prefilter, t_parse, t_link;
+};
+
+/* Run the scan; returns an exit status (util.h) and prints errors. */
+int scan_run(const struct scan_opts *o, struct scan *s);
+void scan_release(struct scan *s);
+/* Inventory: the scan's JSON (schema "rtlock-scan-1", tool/SCHEMA.md). */
+json_t *scan_inventory(struct scan *s);
+void scan_print_summary(struct scan *s, json_t *inv, FILE *out);
+
+#endif

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "tree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+/* Folders that never hold kernel C code for the target. */
+static const char *const skip_top[] = {
+	"Documentation", "tools", "scripts", "samples", "usr", "LICENSES",
+	".git", NULL,
+};
+
+/* Words whose presence makes a file worth parsing. */
+static const char *const tokens[] = {
+	"spin_lock",	  "spin_unlock",   "spin_trylock", "spinlock_t",
+	"SPIN_LOCK",	  "spin_is_",	   "dec_and_lock", "dec_and_raw_lock",
+	"assert_spin",	  "request_irq",   "threaded_irq", "percpu_irq",
+	"irq_chip",	  "clock_event",   "HRTIMER_MODE", "smp_call_function",
+	"on_each_cpu",	  "irq_work",	   "nmi_handler",  "local_irq_save",
+	"local_irq_disable", "preempt_disable", "chained_handler", NULL,
+};
+
+static int read_makefile_var(const char *mk, const char *var, char *out,
+			     size_t size)
+{
+	size_t n = strlen(var);
+	const char *p;
+
+	for (p = mk; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *q;
+		size_t len;
+
+		if (strncmp(p, var, n))
+			continue;
+		for (q = p + n; *q == ' ' || *q == '\t'; q++)
+			;
+		if (*q != '=')
+			continue;
+		for (q++; *q == ' ' || *q == '\t'; q++)
+			;
+		len = strcspn(q, "\n");
+		while (len && (q[len - 1] == ' ' || q[len - 1] == '\t'))
+			len--;
+		if (len >= size)
+			len = size - 1;
+		memcpy(out, q, len);
+		out[len] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+static bool exists(const char *root, const char *rel)
+{
+	char *p = xasprintf("%s/%s", root, rel);
+	struct stat st;
+	bool r = !lstat(p, &st);
+
+	free(p);
+	return r;
+}
+
+static bool file_contains(const char *root, const char *rel, const char *s)
+{
+	char *p = xasprintf("%s/%s", root, rel), *data;
+	size_t len;
+	bool r = false;
+
+	data = read_file(p, &len);
+	if (data)
+		r = memmem(data, len, s, strlen(s)) != NULL;
+	free(data);
+	free(p);
+	return r;
+}
+
+int tree_open(struct tree *t, const char *path, const char *arch)
+{
+	char *mkpath, *mk, v[16], p[16], s[16], e[32];
+
+	memset(t, 0, sizeof(*t));
+	t->arch = arch ? arch : "x86";
+	if (!is_dir(path))
+		return error("%s: not a directory", path);
+	t->root = abs_path(path);
+	if (!t->root)
+		return error("%s: %s", path, strerror(errno));
+	mkpath = xasprintf("%s/Makefile", t->root);
+	mk = read_file(mkpath, NULL);
+	if (!mk) {
+		error("%s: not a kernel tree (no top-level Makefile)", path);
+		free(mkpath);
+		return -1;
+	}
+	if (read_makefile_var(mk, "VERSION", v, sizeof(v)) ||
+	    read_makefile_var(mk, "PATCHLEVEL", p, sizeof(p)) ||
+	    !atoi(v)) {
+		error("%s:1: not a kernel Makefile (no VERSION/PATCHLEVEL)",
+		      mkpath);
+		free(mk);
+		free(mkpath);
+		return -1;
+	}
+	if (read_makefile_var(mk, "SUBLEVEL", s, sizeof(s)))
+		strcpy(s, "0");
+	if (read_makefile_var(mk, "EXTRAVERSION", e, sizeof(e)))
+		e[0] = '\0';
+	free(mk);
+	free(mkpath);
+	t->ver[0] = atoi(v);
+	t->ver[1] = atoi(p);
+	t->ver[2] = atoi(s);
+	snprintf(t->version, sizeof(t->version), "%d.%d.%d%s", t->ver[0],
+		 t->ver[1], t->ver[2], e);
+	t->has_raw = exists(t->root, "include/linux/spinlock_types_raw.h") ||
+		     file_contains(t->root, "include/linux/spinlock_types.h",
+				   "raw_spinlock_t");
+	t->has_rt_subst = exists(t->root, "include/linux/spinlock_rt.h");
+	t->kbuild = exists(t->root, "scripts/Makefile.build") &&
+		    exists(t->root, "scripts/kconfig");
+	t->is_git = exists(t->root, ".git");
+	return 0;
+}
+
+bool prefilter_match(const char *data, size_t len)
+{
+	unsigned i;
+
+	for (i = 0; tokens[i]; i++)
+		if (memmem(data, len, tokens[i], strlen(tokens[i])))
+			return true;
+	return false;
+}
+
+struct walk {
+	struct tree *t;
+	char **tus, **hdrs;
+	size_t ntus, atus, nhdrs, ahdrs;
+	struct sb path;
+};
+
+static bool skip_dir(struct walk *w, const char *rel, const char *name)
+{
+	unsigned i;
+
+	if (name[0] == '.')
+		return true;
+	if (!strchr(rel, '/')) {
+		for (i = 0; skip_top[i]; i++)
+			if (!strcmp(rel, skip_top[i]))
+				return true;
+	}
+	/* other architectures: only arch/<arch> is scanned */
+	if (!strncmp(rel, "arch/", 5) && !strchr(rel + 5, '/'))
+		return strcmp(rel + 5, w->t->arch) != 0;
+	return false;
+}
+
+static void consider(struct walk *w, const char *rel, size_t rellen)
+{
+	char *data;
+	size_t len;
+	bool c = has_suffix(rel, ".c"), h = has_suffix(rel, ".h");
+
+	if (!c && !h)
+		return;
+	w->t->nwalked++;
+	data = read_file(w->path.buf, &len);
+	if (!data) {
+		w->t->nunreadable++;
+		warning("%s: %s (skipped)", rel, strerror(errno));
+		return;
+	}
+	if (prefilter_match(data, len)) {
+		if (c) {
+			ALLOC_GROW(w->tus, w->ntus, w->atus);
+			w->tus[w->ntus++] = xstrndup(rel, rellen);
+		} else {
+			ALLOC_GROW(w->hdrs, w->nhdrs, w->ahdrs);
+			w->hdrs[w->nhdrs++] = xstrndup(rel, rellen);
+		}
+	}
+	free(data);
+}
+
+static void walk_dir(struct walk *w, size_t rootlen)
+{
+	DIR *d = opendir(w->path.buf);
+	struct dirent *de;
+	size_t base = w->path.len;
+
+	if (!d) {
+		warning("%s: %s (skipped)", w->path.buf, strerror(errno));
+		return;
+	}
+	while ((de = readdir(d))) {
+		const char *rel;
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		w->path.len = base;
+		sb_addf(&w->path, "/%s", de->d_name);
+		rel = w->path.buf + rootlen + 1;
+		/* never follow symlinks: no loops, no escaping the tree */
+		if (lstat(w->path.buf, &st) < 0 || S_ISLNK(st.st_mode))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (!skip_dir(w, rel, de->d_name))
+				walk_dir(w, rootlen);
+		} else if (S_ISREG(st.st_mode)) {
+			consider(w, rel, strlen(rel));
+		}
+	}
+	w->path.len = base;
+	w->path.buf[base] = '\0';
+	closedir(d);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tree_prefilter(struct tree *t)
+{
+	struct walk w = { .t = t };
+
+	sb_adds(&w.path, t->root);
+	walk_dir(&w, strlen(t->root));
+	sb_release(&w.path);
+	qsort(w.tus, w.ntus, sizeof(char *), cmp_str);
+	qsort(w.hdrs, w.nhdrs, sizeof(char *), cmp_str);
+	t->tus = w.tus;
+	t->ntus = w.ntus;
+	t->headers = w.hdrs;
+	t->nheaders = w.nhdrs;
+	return 0;
+}
+
+void tree_release(struct tree *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ntus; i++)
+		free(t->tus[i]);
+	for (i = 0; i < t->nheaders; i++)
+		free(t->headers[i]);
+	free(t->tus);
+	free(t->headers);
+	free(t->root);
+	memset(t, 0, sizeof(*t));
+}

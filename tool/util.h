@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by every module: error reporting, allocation that
+ * cannot fail silently, a growable string buffer and file I/O that never
+ * leaves a half-written file behind.
+ */
+#ifndef RTLOCK_UTIL_H
+#define RTLOCK_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Exit statuses, documented in README ("Exit status"). */
+enum rtlock_exit {
+	EXIT_OK = 0,		/* done, nothing to review */
+	EXIT_REVIEW = 1,	/* done, with items a reviewer should look at */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_INPUT = 3,		/* bad input: not a kernel tree, bad whitelist... */
+	EXIT_ENV = 4,		/* missing tool or library, unwritable directory */
+	EXIT_FAIL = 5,		/* the run failed (internal error, all TUs failed) */
+	EXIT_INTR = 130,	/* interrupted by SIGINT/SIGTERM */
+};
+
+/* Print "rtlock: <msg>" on stderr and return -1, git style. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "rtlock: <msg>" on stderr and exit with @status. */
+void die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define ALLOC_GROW(p, nr, alloc)                                              \
+	do {                                                                  \
+		if ((nr) >= (alloc)) {                                        \
+			(alloc) = (alloc) ? 2 * (alloc) : 16;                 \
+			(p) = xrealloc((p), (alloc) * sizeof(*(p)));          \
+		}                                                             \
+	} while (0)
+
+struct sb {
+	char *buf;
+	size_t len, alloc;
+};
+#define SB_INIT { NULL, 0, 0 }
+void sb_add(struct sb *sb, const char *s, size_t n);
+void sb_adds(struct sb *sb, const char *s);
+void sb_addf(struct sb *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_reset(struct sb *sb);
+void sb_release(struct sb *sb);
+/* The buffer, NUL terminated (never NULL). */
+const char *sb_str(struct sb *sb);
+
+/* Read a whole file; returns NULL and sets errno on failure. */
+char *read_file(const char *path, size_t *len);
+/*
+ * Write @len bytes to @path atomically: a temporary file in the same
+ * directory, fsync'd and renamed over @path.  On failure nothing is left.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len);
+int mkdir_p(const char *path);
+int remove_tree(const char *path);
+bool is_dir(const char *path);
+bool is_file(const char *path);
+/* Absolute, canonical path (realpath) or NULL. */
+char *abs_path(const char *path);
+/* Path of @path relative to @root when inside it, else NULL. */
+const char *rel_to(const char *root, size_t rootlen, const char *path);
+bool has_suffix(const char *s, const char *suffix);
+bool has_prefix(const char *s, const char *prefix);
+
+/* Monotonic time in seconds. */
+double now_sec(void);
+/* Peak resident set size of this process and its waited-for children, KiB. */
+long peak_rss_kib(void);
+
+#endif
