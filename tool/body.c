@@ -84,24 +84,50 @@ static char *callee_name(CXCursor call)
 	return n;
 }
 
-/* The first argument of @call (or of calls inside it) that is a lock. */
+/* First expression of lock-pointer type in a pre-order walk of @c. */
+struct opnd_search {
+	CXCursor found;
+	bool ok;
+};
+
+static enum CXChildVisitResult opnd_visit(CXCursor c, CXCursor parent,
+					  CXClientData data)
+{
+	struct opnd_search *s = data;
+
+	(void)parent;
+	if (clang_isExpression(clang_getCursorKind(c)) &&
+	    is_lock_ptr_type(clang_getCursorType(c))) {
+		s->found = c;
+		s->ok = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/*
+ * The lock an API call acts on: the first argument of lock-pointer type,
+ * or one found inside the arguments (assert_spin_locked(l) expands to
+ * arch_spin_is_locked(&(l)->rlock.raw_lock)).
+ */
 static bool lock_operand(CXCursor call, CXCursor *out)
 {
 	struct kids k = { 0 };
+	struct opnd_search s = { clang_getNullCursor(), false };
 	unsigned i;
-	bool found = false;
 
 	kids_get(call, &k);
-	for (i = 1; i < k.n && !found; i++) {
-		CXType ty = clang_getCursorType(k.v[i]);
-
-		if (is_lock_ptr_type(ty)) {
-			*out = k.v[i];
-			found = true;
+	for (i = 1; i < k.n && !s.ok; i++) {
+		if (is_lock_ptr_type(clang_getCursorType(k.v[i]))) {
+			s.found = k.v[i];
+			s.ok = true;
 		}
 	}
+	for (i = 1; i < k.n && !s.ok; i++)
+		clang_visitChildren(k.v[i], opnd_visit, &s);
 	kids_free(&k);
-	return found;
+	*out = s.found;
+	return s.ok;
 }
 
 /* Where the API name is written: in the file, or in a user macro's body. */
@@ -132,7 +158,41 @@ static json_t *site_at(struct xfn *f, struct xfile *fi, unsigned line,
 	return json_sprintf("%s:%u:%u", fi->rel, line, col);
 }
 
-static void emit_lock(struct xfn *f, CXCursor call, const struct lock_api *api,
+/* spinlock_check(l), &l->rlock, or an expression of type spinlock_t * */
+static bool operand_is_spinlock(CXCursor e)
+{
+	struct kids k = { 0 };
+	CXCursor ref;
+	bool r = false;
+
+	e = strip_expr(e);
+	kids_get(e, &k);
+	ref = clang_getCursorReferenced(e);
+	if (clang_getCursorKind(e) == CXCursor_CallExpr &&
+	    clang_getCursorKind(ref) == CXCursor_FunctionDecl) {
+		CXString n = clang_getCursorSpelling(ref);
+
+		r = !strcmp(clang_getCString(n), "spinlock_check");
+		clang_disposeString(n);
+	} else if (clang_getCursorKind(e) == CXCursor_UnaryOperator && k.n == 1 &&
+		   clang_getCursorKind(strip_expr(k.v[0])) ==
+			   CXCursor_MemberRefExpr) {
+		struct kids m = { 0 };
+
+		kids_get(strip_expr(k.v[0]), &m);
+		r = m.n == 1 && lock_type_of(clang_getPointeeType(
+						     clang_getCursorType(m.v[0])),
+					     NULL) == LT_SPIN;
+		kids_free(&m);
+	} else {
+		r = lock_type_of(clang_getPointeeType(clang_getCursorType(e)),
+				 NULL) == LT_SPIN;
+	}
+	kids_free(&k);
+	return r;
+}
+
+static bool emit_lock(struct xfn *f, CXCursor call, const struct lock_api *api,
 		      const char *written, struct xfile *fi, unsigned line,
 		      unsigned col)
 {
@@ -143,14 +203,10 @@ static void emit_lock(struct xfn *f, CXCursor call, const struct lock_api *api,
 	bool spin;
 
 	if (!lock_operand(call, &opnd))
-		return;
+		return false;
 	lock_target(f, opnd, &tgt);
 	/* raw_spin_* on &lock->rlock of a spinlock_t is a spin_* call */
-	spin = !(api->flags & LAPI_RAW) ||
-	       lock_type_of(clang_getPointeeType(clang_getCursorType(
-				    strip_expr(opnd))),
-			    NULL) == LT_SPIN ||
-	       strstr(tgt.buf, "spinlock_check");
+	spin = !(api->flags & LAPI_RAW) || operand_is_spinlock(opnd);
 	name = lock_api_find(written) ? written
 				      : lock_api_public_name(api, spin, buf,
 							     sizeof(buf));
@@ -161,6 +217,7 @@ static void emit_lock(struct xfn *f, CXCursor call, const struct lock_api *api,
 			  site_at(f, fi, line, col, written, name)));
 	f->nevents++;
 	sb_release(&tgt);
+	return true;
 }
 
 static json_t *call_args(struct xfn *f, struct kids *k)
@@ -323,6 +380,15 @@ static json_t *callee_of(struct xfn *f, struct kids *k)
 	return json_string("U:indirect");
 }
 
+static bool callee_is_impl(struct xfn *f, CXCursor call)
+{
+	CXCursor ref = clang_getCursorReferenced(call);
+	struct xfile *df = file_loc(f->t, clang_getCursorLocation(ref), NULL,
+				    NULL, NULL);
+
+	return !df || df->impl || !df->in_tree;
+}
+
 static void walk_call(struct xfn *f, CXCursor c)
 {
 	struct kids k = { 0 };
@@ -354,11 +420,21 @@ static void walk_call(struct xfn *f, CXCursor c)
 	if (reg && fi && !site_done(f, fi->file, off | 0x80000000u, true))
 		emit_reg(f, reg, &k, line);
 	if ((api || ctx) && fi) {
-		if (by_written && site_done(f, fi->file, off, !!api || !!ctx))
+		if (by_written && site_done(f, fi->file, off, false))
 			goto out;
 		if (api) {
-			emit_lock(f, c, api, written, fi, line, col);
+			/* the outer call of a macro may not carry the lock */
+			if (emit_lock(f, c, api, written, fi, line, col) &&
+			    by_written)
+				site_done(f, fi->file, off, true);
+			/* cond_resched_lock() -> __cond_resched_lock(): a
+			 * function of the tree behind an API macro */
+			if (by_written && callee && !lock_api_find(callee) &&
+			    !callee_is_impl(f, c))
+				goto call;
 		} else {
+			if (by_written)
+				site_done(f, fi->file, off, true);
 			emit(f, json_pack("[sisis]", "ctx", line,
 					  ctx->kind == CTX_IRQ ? "irq"
 							       : "preempt",
@@ -368,14 +444,9 @@ static void walk_call(struct xfn *f, CXCursor c)
 		}
 		goto out;
 	}
-	if (callee) {
-		CXCursor ref = clang_getCursorReferenced(c);
-		struct xfile *df = file_loc(f->t, clang_getCursorLocation(ref),
-					    NULL, NULL, NULL);
-
-		if (df && df->impl)
-			goto out; /* lock implementation internals */
-	}
+	if (callee && callee_is_impl(f, c))
+		goto out; /* lock implementation internals */
+call:
 	ev = json_pack("[sio]", "call", line, callee_of(f, &k));
 	args = call_args(f, &k);
 	if (args)
@@ -400,6 +471,34 @@ static void walk_call(struct xfn *f, CXCursor c)
 out:
 	free(callee);
 	kids_free(&k);
+}
+
+/*
+ * "*(lock) = __RAW_SPIN_LOCK_UNLOCKED(lock)": an init macro that makes no
+ * call (raw_spin_lock_init, spin_lock_init without lockdep).
+ */
+static bool walk_lock_store(struct xfn *f, CXCursor c, struct kids *k)
+{
+	unsigned line, col, off;
+	struct xfile *fi;
+	char written[128];
+	const struct lock_api *api;
+	struct sb tgt = SB_INIT;
+
+	if (!lock_type_of(clang_getCursorType(k->v[0]), NULL))
+		return false;
+	fi = file_loc(f->t, clang_getCursorLocation(c), &line, &col, &off);
+	api = lock_api_find(ident_at(fi, off, written, sizeof(written)));
+	if (!fi || !api || site_done(f, fi->file, off, false))
+		return true;
+	site_done(f, fi->file, off, true);
+	lock_target(f, k->v[0], &tgt);
+	emit(f, json_pack("[sissso]", "lock", line, lock_op_name(api->op),
+			  written, tgt.buf,
+			  json_sprintf("%s:%u:%u", fi->rel, line, col)));
+	f->nevents++;
+	sb_release(&tgt);
+	return true;
 }
 
 /* x->fn = handler;  x->lockp = &y->lock;  p = &lock (locals: resolve.c) */
@@ -467,6 +566,29 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData data)
 	return CXVisit_Continue;
 }
 
+/* .lock = __SPIN_LOCK_UNLOCKED(x.lock) in a static initialiser */
+static void static_init(struct xfn *f, CXCursor field, CXCursor val,
+			const char *obj)
+{
+	unsigned line, col, off;
+	struct xfile *fi = file_loc(f->t, clang_getCursorLocation(val), &line,
+				    &col, &off);
+	char written[128], *id, *at;
+	const struct lock_api *api;
+
+	api = lock_api_find(ident_at(fi, off, written, sizeof(written)));
+	if (!fi || !api)
+		return;
+	id = field_identity(field);
+	at = xasprintf("%s:%u:%u", fi->rel, line, col);
+	json_array_append_new(facts_array(f->fi, "statics"),
+			      json_pack("{sssssssssi}", "api", written, "lock",
+					id, "obj", obj ? obj : "?", "at", at,
+					"line", line));
+	free(at);
+	free(id);
+}
+
 static void init_value(struct xfn *f, CXCursor field, CXCursor val,
 		       const char *obj)
 {
@@ -481,6 +603,10 @@ static void init_value(struct xfn *f, CXCursor field, CXCursor val,
 	}
 	if (clang_Cursor_isNull(field))
 		return;
+	if (lock_type_of(clang_getCursorType(field), NULL)) {
+		static_init(f, field, val, obj);
+		return;
+	}
 	if (!clang_Cursor_isNull(fn)) {
 		char *id = func_identity(f->t, fn);
 
@@ -662,10 +788,12 @@ void walk(struct xfn *f, CXCursor c)
 		break;
 	case CXCursor_BinaryOperator:
 		walk_kids(f, &k, 0, k.n);
-		if (k.n == 2)
+		if (k.n == 2 && !walk_lock_store(f, c, &k))
 			walk_assign(f, c, &k);
 		break;
 	case CXCursor_VarDecl:
+		if (lock_type_of(clang_getCursorType(c), NULL) && f->id)
+			record_var(f->t, f->fi, c); /* a local lock */
 		if (k.n && clang_getCursorKind(k.v[k.n - 1]) ==
 				   CXCursor_InitListExpr) {
 			char *obj = var_identity(f->t, c);

@@ -348,7 +348,7 @@ static void record_function(struct xtu *t, struct xfile *fi, CXCursor c)
 		json_decref(f.ir);
 		f.ir = calls;
 	}
-	if (!fi->is_main && !json_array_size(f.ir)) {
+	if (!fi->is_main && !json_array_size(f.ir) && !f.ret.len) {
 		json_decref(f.ir);
 		goto done;
 	}
@@ -441,15 +441,19 @@ static void record_record(struct xtu *t, struct xfile *fi, CXCursor rec)
 	kids_free(&k);
 }
 
-static void record_var(struct xtu *t, struct xfile *fi, CXCursor c)
+void record_var(struct xtu *t, struct xfile *fi, CXCursor c)
 {
 	struct kids k = { 0 };
 	bool array;
 	enum lock_type lt = lock_type_of(clang_getCursorType(c), &array);
 
-	if (lt && clang_isCursorDefinition(c))
+	/* tentative definitions ("static spinlock_t x;") count, externs not */
+	if (lt && clang_Cursor_getStorageClass(c) != CX_SC_Extern)
 		record_lock(t, fi, c, lt, array,
-			    clang_getCursorLinkage(c) == CXLinkage_External
+			    clang_getCursorSemanticParent(c).kind ==
+					    CXCursor_FunctionDecl
+				    ? "local"
+			    : clang_getCursorLinkage(c) == CXLinkage_External
 				    ? "global"
 				    : "static",
 			    var_identity(t, c));

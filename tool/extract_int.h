@@ -88,6 +88,9 @@ void kids_get(CXCursor c, struct kids *k);
 void kids_free(struct kids *k);
 CXCursor strip_expr(CXCursor c);
 
+/* Record a variable: a lock, an ops table, a lock pointer. */
+void record_var(struct xtu *t, struct xfile *fi, CXCursor c);
+
 /* resolve.c */
 enum lock_type lock_type_of(CXType t, bool *array);
 bool is_lock_ptr_type(CXType t);

@@ -47,8 +47,14 @@ static pid_t start_job(size_t i, job_fn fn, void *ctx)
 
 	if (pid)
 		return pid;
+	/* default dispositions: a crash must kill the worker, not be caught */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGBUS, SIG_DFL);
+	signal(SIGABRT, SIG_DFL);
+	signal(SIGILL, SIG_DFL);
+	signal(SIGFPE, SIG_DFL);
 	fflush(NULL);
 	_exit(fn(i, ctx));
 }

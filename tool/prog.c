@@ -76,22 +76,33 @@ struct pfunc *prog_func(struct prog *p, const char *id)
 
 static void add_lock(struct prog *p, const char *file, json_t *o)
 {
-	const char *id = jstr(o, "id");
-	struct plock *l = prog_lock(p, id);
+	struct plock *l = prog_add_lock(
+		p, jstr(o, "id"),
+		!strcmp(jstr(o, "type"), "raw_spinlock_t") ? LT_RAW : LT_SPIN,
+		jstr(o, "kind"), file,
+		json_integer_value(json_object_get(o, "line")));
 
-	if (!l) {
-		l = xcalloc(1, sizeof(*l));
-		l->id = xstrdup(id);
-		l->type = !strcmp(jstr(o, "type"), "raw_spinlock_t") ? LT_RAW
-								      : LT_SPIN;
-		l->kind = xstrdup(jstr(o, "kind"));
-		l->file = xstrdup(file);
-		l->line = json_integer_value(json_object_get(o, "line"));
-		HASH_ADD_KEYPTR(hh, p->locks, l->id, strlen(l->id), l);
-	}
 	l->array |= json_is_true(json_object_get(o, "array"));
 	l->def |= json_is_true(json_object_get(o, "def"));
 	l->ndecls++;
+}
+
+struct plock *prog_add_lock(struct prog *p, const char *id,
+			    enum lock_type type, const char *kind,
+			    const char *file, int line)
+{
+	struct plock *l = prog_lock(p, id);
+
+	if (l)
+		return l;
+	l = xcalloc(1, sizeof(*l));
+	l->id = xstrdup(id);
+	l->type = type;
+	l->kind = xstrdup(kind);
+	l->file = xstrdup(file);
+	l->line = line;
+	HASH_ADD_KEYPTR(hh, p->locks, l->id, strlen(l->id), l);
+	return l;
 }
 
 static void add_func(struct prog *p, const char *file, json_t *o)
@@ -158,6 +169,7 @@ void prog_add_facts(struct prog *p, json_t *facts)
 		add_ptr(p, o);
 	append_with_file(p->fnrefs, json_object_get(facts, "fnrefs"), file);
 	append_with_file(p->regs, json_object_get(facts, "regs"), file);
+	append_with_file(p->statics, json_object_get(facts, "statics"), file);
 }
 
 bool is_direct_callee(const char *c)
@@ -262,8 +274,21 @@ static bool resolve_alt(struct prog *p, const char *t, struct strset *out,
 		return f && f->ret && resolve_one(p, f->ret, out, depth + 1);
 	}
 	if (!strncmp(t, "F:", 2)) {
+		unsigned before = out->n;
+
 		HASH_FIND_STR(p->ptrs, t + 2, pp);
-		return pp && resolve_set(p, &pp->to, out, depth);
+		ok = pp && resolve_set(p, &pp->to, out, depth);
+		if (out->n > before)
+			return ok;
+		/*
+		 * Nothing declared is ever stored there: the pointer leads to
+		 * an allocated lock (page->ptl), named after the pointer.
+		 */
+		if (!strchr(t + 2, ':') || strstr(t + 2, "::")) {
+			strset_add(out, t + 2);
+			return true;
+		}
+		return false;
 	}
 	return false;
 }

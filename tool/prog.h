@@ -78,6 +78,10 @@ void prog_free(struct prog *p);
 void prog_add_facts(struct prog *p, json_t *facts);
 struct pfunc *prog_func(struct prog *p, const char *id);
 struct plock *prog_lock(struct prog *p, const char *id);
+/* The lock @id, created with these attributes if it is new. */
+struct plock *prog_add_lock(struct prog *p, const char *id,
+			    enum lock_type type, const char *kind,
+			    const char *file, int line);
 /* Link: collect call arguments, compute summaries. */
 void prog_link(struct prog *p);
 /*

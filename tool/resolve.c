@@ -67,8 +67,15 @@ enum lock_type lock_type_of(CXType t, bool *array)
 			lt = name_type(n);
 			free(n);
 			return lt;
-		default:
-			return LT_NONE;
+		default: {
+			/* typeof(type), as DEFINE_PER_CPU writes it */
+			CXType c = clang_getCanonicalType(t);
+
+			if (c.kind == t.kind)
+				return LT_NONE;
+			t = c;
+			continue;
+		}
 		}
 	}
 }

@@ -38,6 +38,8 @@ static const char usage_text[] =
 	"      --config CFG     kbuild config for the flags: auto (default),\n"
 	"                       none (bare tree), or a make target\n"
 	"      --arch ARCH      architecture folder to scan (default: x86)\n"
+	"      --only DIRS      parse only the C files below these folders\n"
+	"                       (comma-separated, e.g. kernel,mm,lib)\n"
 	"  -q, --quiet          no progress line, no summary\n"
 	"\n"
 	"The kernel tree is only read; kbuild output goes to the cache.\n"
@@ -77,6 +79,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "arch", required_argument, NULL, 'a' },
+		{ "only", required_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -117,6 +120,9 @@ static int parse_common(int argc, char **argv, struct common *c)
 			break;
 		case 'a':
 			c->scan.arch = optarg;
+			break;
+		case 'O':
+			c->scan.only = optarg;
 			break;
 		case 'q':
 			c->scan.quiet = true;

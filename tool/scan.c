@@ -66,8 +66,14 @@ static void make_salt(struct scan *s)
 	struct hasher h;
 	int i;
 
+	char self[HASH_HEX];
+
+	/* any rebuild of the tool invalidates the facts it made */
+	if (hash_file("/proc/self/exe", self) < 0)
+		strcpy(self, RTLOCK_VERSION);
 	hasher_init(&h);
 	hasher_adds(&h, RTLOCK_VERSION);
+	hasher_adds(&h, self);
 	hasher_adds(&h, "rtlock-facts-1");
 	hasher_adds(&h, s->tree.root);
 	for (i = 0; i < s->kb.nargs; i++)
@@ -100,27 +106,31 @@ static void load_headers(struct scan *s, json_t *deps, struct strset *seen)
 	}
 }
 
-static void load_facts(struct scan *s)
+/*
+ * Load every TU's facts into the program.  A cached entry that turns out
+ * unreadable is dropped (cache_load) and its index returned in @redo.
+ */
+static size_t load_facts(struct scan *s, size_t *redo)
 {
 	struct strset seen = { 0 };
-	size_t i;
+	size_t i, nredo = 0;
 
 	for (i = 0; i < s->ntus; i++) {
 		struct scan_tu *tu = &s->tus[i];
 		json_t *f, *fe;
 		char *path;
 
-		if (!tu->key[0])
+		if (!tu->key[0] || tu->loaded)
 			continue;
 		path = cache_tu_path(&s->cache, tu->key);
 		f = cache_load(&s->cache, path);
 		free(path);
 		if (!f) {
-			tu->state = "failed";
-			tu->why = xstrdup("facts missing from the cache");
-			s->failed++;
+			tu->key[0] = '\0';
+			redo[nredo++] = i;
 			continue;
 		}
+		tu->loaded = true;
 		tu->errors = json_integer_value(json_object_get(f, "errors"));
 		fe = json_object_get(f, "first_error");
 		if (tu->errors) {
@@ -133,20 +143,51 @@ static void load_facts(struct scan *s)
 		json_decref(f);
 	}
 	strset_free(&seen);
+	return nredo;
+}
+
+/* Parse the TUs listed in @todo in worker processes; -1 if interrupted. */
+static int parse_tus(const struct scan_opts *o, struct scan *s, size_t *todo,
+		     size_t ntodo)
+{
+	struct job_ctx jc = { s, o, todo, NULL };
+	struct job_result *res = xcalloc(ntodo + 1, sizeof(*res));
+	struct pool_opts po = { o->jobs, o->timeout, job_done, &jc };
+	size_t i;
+	int rc;
+
+	jc.pr = progress_start("parse", ntodo, o->quiet);
+	rc = pool_run(&po, ntodo, scan_job, &jc, res);
+	progress_end(jc.pr);
+	for (i = 0; i < ntodo && !rc; i++) {
+		struct scan_tu *tu = &s->tus[todo[i]];
+
+		if (res[i].state != JOB_OK) {
+			s->failed++;
+			continue;
+		}
+		s->parsed++;
+		if (!cache_lookup(&s->cache, s->salt, tu->file, tu->key)) {
+			tu->state = "failed";
+			tu->why = xstrdup("facts were not stored (disk full?)");
+			s->failed++;
+			s->parsed--;
+		}
+	}
+	free(res);
+	return rc;
 }
 
 int scan_run(const struct scan_opts *o, struct scan *s)
 {
-	struct job_ctx jc = { s, o, NULL, NULL };
-	struct job_result *res;
-	struct pool_opts po;
-	size_t i, ntodo = 0;
+	size_t i, ntodo = 0, *todo;
 	double t0 = now_sec();
 
 	memset(s, 0, sizeof(*s));
 	prog_init(&s->prog);
 	if (tree_open(&s->tree, o->kernel, o->arch) < 0)
 		return EXIT_INPUT;
+	s->tree.only = o->only;
 	if (cache_open(&s->cache, o->cache_dir, s->tree.root) < 0)
 		return EXIT_ENV;
 	tree_prefilter(&s->tree);
@@ -163,7 +204,7 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 	t0 = now_sec();
 	s->ntus = s->tree.ntus;
 	s->tus = xcalloc(s->ntus, sizeof(*s->tus));
-	jc.todo = xcalloc(s->ntus, sizeof(size_t));
+	todo = xcalloc(s->ntus, sizeof(size_t));
 	for (i = 0; i < s->ntus; i++) {
 		s->tus[i].file = s->tree.tus[i];
 		s->tus[i].state = "ok";
@@ -172,43 +213,24 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 			s->tus[i].cached = true;
 			s->cached++;
 		} else {
-			jc.todo[ntodo++] = i;
+			todo[ntodo++] = i;
 		}
 	}
-	res = xcalloc(ntodo + 1, sizeof(*res));
-	jc.pr = progress_start("parse", ntodo, o->quiet);
-	po = (struct pool_opts){ o->jobs, o->timeout, job_done, &jc };
 	pool_catch_signals();
-	if (pool_run(&po, ntodo, scan_job, &jc, res) < 0) {
-		progress_end(jc.pr);
-		free(res);
-		free(jc.todo);
-		error("interrupted: the facts parsed so far are cached, the "
-		      "next run goes on from there");
-		return EXIT_INTR;
-	}
-	progress_end(jc.pr);
-	for (i = 0; i < ntodo; i++) {
-		struct scan_tu *tu = &s->tus[jc.todo[i]];
-
-		if (res[i].state != JOB_OK) {
-			s->failed++;
-			continue;
-		}
-		s->parsed++;
-		if (!cache_lookup(&s->cache, s->salt, tu->file, tu->key)) {
-			tu->state = "failed";
-			tu->why = xstrdup("facts were not stored (disk full?)");
-			s->failed++;
-			s->parsed--;
-		}
-	}
-	free(res);
-	free(jc.todo);
+	if (parse_tus(o, s, todo, ntodo) < 0)
+		goto interrupted;
 	s->t_parse = now_sec() - t0;
 
 	t0 = now_sec();
-	load_facts(s);
+	ntodo = load_facts(s, todo);
+	if (ntodo) {
+		/* corrupt cache entries: parse those TUs again */
+		s->cached -= ntodo;
+		if (parse_tus(o, s, todo, ntodo) < 0)
+			goto interrupted;
+		load_facts(s, todo);
+	}
+	free(todo);
 	prog_link(&s->prog);
 	s->t_link = now_sec() - t0;
 	if (s->failed == s->ntus)
@@ -216,6 +238,11 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 			     "(see the first failure above)"),
 		       EXIT_FAIL;
 	return EXIT_OK;
+interrupted:
+	free(todo);
+	error("interrupted: the facts parsed so far are cached, the next run "
+	      "goes on from there");
+	return EXIT_INTR;
 }
 
 /* ---- inventory ---- */
@@ -280,12 +307,51 @@ static int site_cb(const struct flow_event *e, void *data)
 	for (i = 0; i < ids.n; i++) {
 		struct plock *l = prog_lock(&c->s->prog, ids.v[i]);
 
-		if (l)
-			l->nsites++;
+		/* a lock reached only through a pointer: allocated */
+		if (!l)
+			l = prog_add_lock(&c->s->prog, ids.v[i],
+					  strncmp(api, "raw_", 4) ? LT_SPIN
+								  : LT_RAW,
+					  "pointee", e->fn->file,
+					  json_integer_value(
+						  json_array_get(e->ev, 1)));
+		l->nsites++;
 	}
 	strset_free(&ids);
 	strset_free(&held);
 	return 0;
+}
+
+/* __SPIN_LOCK_UNLOCKED() in static initialisers: sites outside functions */
+static void static_sites(struct site_ctx *c)
+{
+	size_t i;
+	json_t *st;
+
+	json_array_foreach(c->s->prog.statics, i, st) {
+		const char *at = json_string_value(json_object_get(st, "at"));
+		const char *lock = json_string_value(json_object_get(st, "lock"));
+		struct plock *l = prog_lock(&c->s->prog, lock);
+		char *tgt;
+
+		if (!at || !lock || !strset_add(&c->positions, at))
+			continue;
+		tgt = xasprintf("L:%s", lock);
+		json_array_append_new(
+			c->sites,
+			json_pack("{sOsssssOs[s]sss[]sO}", "at",
+				  json_object_get(st, "at"), "api",
+				  json_string_value(json_object_get(st, "api")),
+				  "op", "static", "func",
+				  json_object_get(st, "obj"), "locks", lock,
+				  "target", tgt, "held", "file",
+				  json_object_get(st, "file")));
+		free(tgt);
+		c->spin_sites++;
+		c->spin_resolved++;
+		if (l)
+			l->nsites++;
+	}
 }
 
 static int cmp_func(const void *a, const void *b)
@@ -350,6 +416,7 @@ json_t *scan_inventory(struct scan *s)
 	for (i = 0; i < nf; i++)
 		flow_run(&s->prog, fv[i], site_cb, &c);
 	free(fv);
+	static_sites(&c);
 	locks = locks_json(s, kinds);
 	for (i = 0; i < s->ntus; i++) {
 		struct scan_tu *tu = &s->tus[i];

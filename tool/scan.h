@@ -15,6 +15,7 @@ struct scan_opts {
 	const char *cache_dir;
 	const char *config;	/* kbuild config: auto, none, a make target */
 	const char *arch;
+	const char *only;	/* comma-separated folders, or NULL: all */
 	int jobs;
 	double timeout;
 	bool quiet;
@@ -27,6 +28,7 @@ struct scan_tu {
 	char *why;		/* first error or failure */
 	unsigned errors;
 	bool cached;
+	bool loaded;
 };
 
 struct scan {

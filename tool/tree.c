@@ -18,7 +18,7 @@ static const char *const skip_top[] = {
 /* Words whose presence makes a file worth parsing. */
 static const char *const tokens[] = {
 	"spin_lock",	  "spin_unlock",   "spin_trylock", "spinlock_t",
-	"SPIN_LOCK",	  "spin_is_",	   "dec_and_lock", "dec_and_raw_lock",
+	"SPIN_LOCK",	  "SPINLOCK",	   "spin_is_",	   "dec_and_lock", "dec_and_raw_lock",
 	"assert_spin",	  "request_irq",   "threaded_irq", "percpu_irq",
 	"irq_chip",	  "clock_event",   "HRTIMER_MODE", "smp_call_function",
 	"on_each_cpu",	  "irq_work",	   "nmi_handler",  "local_irq_save",
@@ -161,6 +161,24 @@ static bool skip_dir(struct walk *w, const char *rel, const char *name)
 	return false;
 }
 
+/* --only kernel,mm: is @rel inside one of the listed folders? */
+static bool in_only(const char *only, const char *rel)
+{
+	const char *p = only;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+
+		while (n && p[n - 1] == '/')
+			n--;
+		if (n && !strncmp(rel, p, n) && (rel[n] == '/' || !rel[n]))
+			return true;
+		p += strcspn(p, ",");
+		p += *p == ',';
+	}
+	return false;
+}
+
 static void consider(struct walk *w, const char *rel, size_t rellen)
 {
 	char *data;
@@ -177,10 +195,10 @@ static void consider(struct walk *w, const char *rel, size_t rellen)
 		return;
 	}
 	if (prefilter_match(data, len)) {
-		if (c) {
+		if (c && (!w->t->only || in_only(w->t->only, rel))) {
 			ALLOC_GROW(w->tus, w->ntus, w->atus);
 			w->tus[w->ntus++] = xstrndup(rel, rellen);
-		} else {
+		} else if (h) {
 			ALLOC_GROW(w->hdrs, w->nhdrs, w->ahdrs);
 			w->hdrs[w->nhdrs++] = xstrndup(rel, rellen);
 		}

@@ -19,6 +19,7 @@ struct tree {
 	bool kbuild;		/* a real kbuild tree (not a bare fixture) */
 	bool is_git;
 	const char *arch;	/* architecture folder scanned: "x86" */
+	const char *only;	/* comma-separated folders to keep, or NULL */
 
 	char **tus;		/* candidate .c files, relative, sorted */
 	size_t ntus;

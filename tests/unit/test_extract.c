@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The libclang extractor on a small file using the fixture's headers. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "extract.h"
+#include "util.h"
+
+#define FIXTURE "tests/fixtures/linux-mini"
+
+static const char src[] =
+	"#include <linux/spinlock.h>\n"			      /* 1 */
+	"struct s { spinlock_t lock; spinlock_t *lockp; };\n" /* 2 */
+	"static DEFINE_SPINLOCK(file_lock);\n"		      /* 3 */
+	"static void helper(spinlock_t *l)\n"		      /* 4 */
+	"{\n"
+	"\tspin_lock(l);\n"				      /* 6 */
+	"\tspin_unlock(l);\n"
+	"}\n"
+	"#define s_lock(x) spin_lock(&(x)->lock)\n"	      /* 9 */
+	"int f(struct s *x, int err)\n"			      /* 10 */
+	"{\n"
+	"\tunsigned long flags;\n"
+	"\tspin_lock_irqsave(&x->lock, flags);\n"	      /* 13 */
+	"\tif (err)\n"
+	"\t\tgoto out;\n"
+	"\thelper(&file_lock);\n"			      /* 16 */
+	"\tspin_lock(x->lockp);\n"			      /* 17 */
+	"\tspin_unlock(x->lockp);\n"
+	"out:\n"
+	"\tspin_unlock_irqrestore(&x->lock, flags);\n"
+	"\ts_lock(x);\n"				      /* 21 */
+	"\treturn 0;\n"
+	"}\n";
+
+static json_t *extract(char *dir)
+{
+	char *path, *fx = abs_path(FIXTURE), err[256];
+	char *inc = xasprintf("-I%s/include", fx);
+	char *ainc = xasprintf("-I%s/arch/x86/include", fx);
+	char *kconf = xasprintf("%s/include/linux/kconfig.h", fx);
+	const char *args[] = { "-nostdinc", inc, ainc, "-include", kconf,
+			       "-D__KERNEL__" };
+	struct extract_opts o = { dir, args, 6, NULL, "", 0 };
+	json_t *f;
+
+	assert_non_null(fx);
+	path = xasprintf("%s/t.c", dir);
+	assert_int_equal(write_file_atomic(path, src, strlen(src)), 0);
+	f = extract_tu(&o, "t.c", err, sizeof(err));
+	free(path);
+	free(fx);
+	free(inc);
+	free(ainc);
+	free(kconf);
+	return f;
+}
+
+static json_t *func(json_t *facts, const char *id)
+{
+	size_t i;
+	json_t *fn;
+
+	json_array_foreach(json_object_get(facts, "funcs"), i, fn)
+		if (!strcmp(json_string_value(json_object_get(fn, "id")), id))
+			return fn;
+	fail_msg("no function %s", id);
+	return NULL;
+}
+
+static char *dump(json_t *j)
+{
+	return json_dumps(j, JSON_COMPACT);
+}
+
+static void facts_of_a_file(void **state)
+{
+	char dir[] = "/tmp/rtlock-extract-XXXXXX", *ir, *locks;
+	json_t *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	f = extract(dir);
+	assert_non_null(f);
+	assert_int_equal(json_integer_value(json_object_get(f, "errors")), 0);
+	locks = dump(json_object_get(f, "locks"));
+	assert_non_null(strstr(locks, "\"id\":\"struct s::lock\""));
+	assert_non_null(strstr(locks, "\"id\":\"t.c:file_lock\""));
+	assert_non_null(strstr(locks, "\"def\":true"));
+	/* the pointer field is not a lock */
+	assert_null(strstr(locks, "lockp"));
+	free(locks);
+
+	ir = dump(json_object_get(func(f, "t.c:helper"), "ir"));
+	assert_non_null(strstr(ir, "[\"lock\",6,\"acquire\",\"spin_lock\","
+				   "\"P:t.c:helper#0\",\"t.c:6:2\"]"));
+	free(ir);
+
+	ir = dump(json_object_get(func(f, "f"), "ir"));
+	assert_non_null(strstr(ir, "[\"lock\",13,\"acquire\","
+				   "\"spin_lock_irqsave\",\"L:struct s::lock\""));
+	assert_non_null(strstr(ir, "[\"if\",[[\"goto\",\"out\"]],[]]"));
+	assert_non_null(strstr(ir, "[\"call\",16,\"t.c:helper\","
+				   "[\"L:t.c:file_lock\"]]"));
+	assert_non_null(strstr(ir, "\"F:struct s::lockp\""));
+	assert_non_null(strstr(ir, "[\"label\",\"out\"]"));
+	/* a lock call inside a macro: used on line 21, written on line 9 */
+	assert_non_null(strstr(ir, "[\"lock\",21,\"acquire\",\"spin_lock\","
+				   "\"L:struct s::lock\",\"t.c:9:19\"]"));
+	free(ir);
+	json_decref(f);
+	remove_tree(dir);
+}
+
+int test_extract(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(facts_of_a_file),
+	};
+	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "unit.h"
+#include "flow.h"
+#include "prog.h"
+
+/* Load functions given as {"id": ..., "ir": ...} JSON text. */
+static void load(struct prog *p, const char *funcs)
+{
+	json_error_t err;
+	json_t *f = json_pack("{sss[]so}", "file", "t.c", "locks", "funcs",
+			      json_loads(funcs, 0, &err));
+
+	assert_non_null(json_object_get(f, "funcs"));
+	prog_add_facts(p, f);
+	json_decref(f);
+}
+
+struct seen {
+	char held[8][64];	/* held targets at each lock event, joined */
+	int irq[8], n;
+};
+
+static int record(const struct flow_event *e, void *ctx)
+{
+	struct seen *s = ctx;
+	unsigned i;
+
+	if (strcmp(e->kind, "lock") || s->n >= 8)
+		return 0;
+	s->held[s->n][0] = '\0';
+	for (i = 0; i < e->st->nheld; i++) {
+		strcat(s->held[s->n], e->st->held[i].target);
+		strcat(s->held[s->n], ";");
+	}
+	s->irq[s->n++] = e->st->irq;
+	return 0;
+}
+
+static struct seen run(struct prog *p, const char *fn)
+{
+	struct seen s = { 0 };
+
+	flow_run(p, prog_func(p, fn), record, &s);
+	return s;
+}
+
+static void wrappers(void **state)
+{
+	struct prog p;
+	struct seen s;
+
+	(void)state;
+	prog_init(&p);
+	load(&p, "[{\"id\": \"foo_lock\", \"ir\": [[\"lock\", 1, \"acquire\", "
+		 "\"spin_lock\", \"P:foo_lock#0\", \"a\"]]},"
+		 "{\"id\": \"foo_unlock\", \"ir\": [[\"lock\", 2, \"release\","
+		 "\"spin_unlock\", \"P:foo_unlock#0\", \"a\"]]},"
+		 "{\"id\": \"user\", \"ir\": ["
+		 "[\"call\", 3, \"foo_lock\", [\"L:struct foo::lock\"]],"
+		 "[\"lock\", 4, \"acquire\", \"spin_lock\", \"L:B\", \"a\"],"
+		 "[\"lock\", 5, \"release\", \"spin_unlock\", \"L:B\", \"a\"],"
+		 "[\"call\", 6, \"foo_unlock\", [\"L:struct foo::lock\"]],"
+		 "[\"lock\", 7, \"acquire\", \"spin_lock\", \"L:C\", \"a\"]]}]");
+	prog_link(&p);
+	assert_int_equal(prog_func(&p, "foo_lock")->acquires.n, 1);
+	assert_int_equal(prog_func(&p, "foo_unlock")->releases.n, 1);
+	s = run(&p, "user");
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.held[0], "L:struct foo::lock;");
+	assert_string_equal(s.held[2], "");
+	prog_free(&p);
+}
+
+static void control_flow(void **state)
+{
+	struct prog p;
+	struct seen s;
+
+	(void)state;
+	prog_init(&p);
+	/* lock A; if (err) goto out; lock B; out: unlock A; lock C */
+	load(&p, "[{\"id\": \"g\", \"ir\": ["
+		 "[\"lock\", 1, \"acquire\", \"spin_lock\", \"L:A\", \"a\"],"
+		 "[\"if\", [[\"goto\", \"out\"]], []],"
+		 "[\"lock\", 2, \"acquire\", \"spin_lock\", \"L:B\", \"a\"],"
+		 "[\"lock\", 3, \"release\", \"spin_unlock\", \"L:B\", \"a\"],"
+		 "[\"label\", \"out\"],"
+		 "[\"lock\", 4, \"release\", \"spin_unlock\", \"L:A\", \"a\"],"
+		 "[\"lock\", 5, \"acquire\", \"spin_lock\", \"L:C\", \"a\"],"
+		 "[\"lock\", 6, \"release\", \"spin_unlock\", \"L:C\", \"a\"]]},"
+		 /* if (!trylock(A)) return; ... unlock(A): no summary */
+		 "{\"id\": \"t\", \"ir\": ["
+		 "[\"lock\", 1, \"trylock\", \"spin_trylock\", \"L:A\", \"a\"],"
+		 "[\"if\", [[\"ret\"]], []],"
+		 "[\"lock\", 2, \"release\", \"spin_unlock\", \"L:A\", \"a\"]]},"
+		 /* local_irq_save; lock C; local_irq_restore; lock D */
+		 "{\"id\": \"i\", \"ir\": ["
+		 "[\"ctx\", 1, \"irq\", 1, \"local_irq_save\"],"
+		 "[\"lock\", 2, \"acquire\", \"spin_lock\", \"L:C\", \"a\"],"
+		 "[\"lock\", 3, \"release\", \"spin_unlock\", \"L:C\", \"a\"],"
+		 "[\"ctx\", 4, \"irq\", -1, \"local_irq_restore\"],"
+		 "[\"lock\", 5, \"acquire\", \"spin_lock\", \"L:D\", \"a\"]]}]");
+	prog_link(&p);
+	s = run(&p, "g");
+	assert_int_equal(s.n, 6);
+	assert_string_equal(s.held[1], "L:A;");	/* B under A */
+	assert_string_equal(s.held[3], "L:A;");	/* A at the label */
+	assert_string_equal(s.held[4], "");	/* C after A released */
+	assert_int_equal(prog_func(&p, "g")->acquires.n, 0);
+	assert_int_equal(prog_func(&p, "t")->acquires.n, 0);
+	s = run(&p, "i");
+	assert_int_equal(s.irq[0], 1);
+	assert_int_equal(s.irq[2], 0);
+	/* "i" returns holding D on its only path: a wrapper of D */
+	assert_int_equal(prog_func(&p, "i")->acquires.n, 1);
+	prog_free(&p);
+}
+
+static void resolution(void **state)
+{
+	struct prog p;
+	struct strset ids = { 0 };
+	json_error_t err;
+	json_t *f;
+
+	(void)state;
+	prog_init(&p);
+	load(&p, "[{\"id\": \"helper\", \"ir\": []},"
+		 "{\"id\": \"get_lock\", \"ret\": \"L:struct page::ptl\", "
+		 "\"ir\": []},"
+		 "{\"id\": \"a\", \"ir\": [[\"call\", 1, \"helper\", "
+		 "[\"L:global:x\"]]]},"
+		 "{\"id\": \"b\", \"ir\": [[\"call\", 1, \"helper\", "
+		 "[\"P:b#0\"]]]},"
+		 "{\"id\": \"c\", \"ir\": [[\"call\", 1, \"b\", "
+		 "[\"L:global:y\"]]]}]");
+	f = json_loads("{\"file\": \"p.c\", \"ptrs\": [{\"id\": \"struct "
+		       "tty::lockp\", \"to\": \"L:struct port::lock\"}]}",
+		       0, &err);
+	prog_add_facts(&p, f);
+	json_decref(f);
+	prog_link(&p);
+	assert_true(prog_resolve(&p, "P:helper#0", &ids));
+	assert_int_equal(ids.n, 2);
+	assert_true(strset_has(&ids, "global:x"));
+	assert_true(strset_has(&ids, "global:y"));
+	strset_free(&ids);
+	assert_true(prog_resolve(&p, "R:get_lock", &ids));
+	assert_string_equal(ids.v[0], "struct page::ptl");
+	strset_free(&ids);
+	assert_true(prog_resolve(&p, "F:struct tty::lockp|L:z", &ids));
+	assert_int_equal(ids.n, 2);
+	strset_free(&ids);
+	assert_false(prog_resolve(&p, "U:indirect", &ids));
+	assert_false(prog_resolve(&p, "P:nobody#3", &ids));
+	strset_free(&ids);
+	prog_free(&p);
+}
+
+int test_flow(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(wrappers),
+		cmocka_unit_test(control_flow),
+		cmocka_unit_test(resolution),
+	};
+	return cmocka_run_group_tests_name("flow", tests, NULL, NULL);
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "tree.h"
+#include "util.h"
+
+static char dir[64];
+
+static void put(const char *rel, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, rel), *d = xstrdup(p);
+
+	*strrchr(d, '/') = '\0';
+	assert_int_equal(mkdir_p(d), 0);
+	assert_int_equal(write_file_atomic(p, text, strlen(text)), 0);
+	free(p);
+	free(d);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/rtlock-tree-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return remove_tree(dir);
+}
+
+static void bad_trees(void **state)
+{
+	struct tree t;
+	char *p;
+
+	(void)state;
+	p = xasprintf("%s/nope", dir);
+	assert_int_equal(tree_open(&t, p, NULL), -1);	/* no such dir */
+	free(p);
+	assert_int_equal(tree_open(&t, dir, NULL), -1); /* no Makefile */
+	tree_release(&t);
+	put("Makefile", "all:\n\techo hi\n");
+	assert_int_equal(tree_open(&t, dir, NULL), -1); /* no VERSION */
+	tree_release(&t);
+	put("Makefile", "VERSION = x\nPATCHLEVEL = 1\n");
+	assert_int_equal(tree_open(&t, dir, NULL), -1); /* corrupt */
+	tree_release(&t);
+}
+
+static void version_and_era(void **state)
+{
+	struct tree t;
+
+	(void)state;
+	put("Makefile", "# SPDX\nVERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 5\n"
+			"EXTRAVERSION = -rc2\nNAME = Baby Opossum Posse\n");
+	assert_int_equal(tree_open(&t, dir, NULL), 0);
+	assert_string_equal(t.version, "6.12.5-rc2");
+	assert_false(t.has_raw);
+	assert_false(t.has_rt_subst);
+	assert_false(t.kbuild);
+	tree_release(&t);
+	put("include/linux/spinlock_types_raw.h", "typedef int raw_spinlock_t;\n");
+	put("include/linux/spinlock_rt.h", "\n");
+	assert_int_equal(tree_open(&t, dir, "x86"), 0);
+	assert_true(t.has_raw);
+	assert_true(t.has_rt_subst);
+	tree_release(&t);
+}
+
+static void prefilter(void **state)
+{
+	struct tree t;
+	char *loop;
+
+	(void)state;
+	put("Makefile", "VERSION = 6\nPATCHLEVEL = 1\n");
+	put("kernel/a.c", "static DEFINE_SPINLOCK(x);\n");
+	put("kernel/b.c", "int main(void) { return 0; }\n");
+	put("kernel/c.c", "request_irq(1, h, IRQF_NO_THREAD, \"x\", 0);\n");
+	put("include/linux/a.h", "struct s { spinlock_t lock; };\n");
+	put("arch/arm/kernel/d.c", "spin_lock(&l);\n");
+	put("arch/x86/kernel/e.c", "spin_lock(&l);\n");
+	put("Documentation/f.c", "spin_lock(&l);\n");
+	put("drivers/g/g.c", "raw_spin_lock(&l);\n");
+	loop = xasprintf("%s/drivers/g/loop", dir);
+	assert_int_equal(symlink("..", loop), 0);
+	free(loop);
+	assert_int_equal(tree_open(&t, dir, "x86"), 0);
+	assert_int_equal(tree_prefilter(&t), 0);
+	assert_int_equal(t.ntus, 4);
+	assert_string_equal(t.tus[0], "arch/x86/kernel/e.c");
+	assert_string_equal(t.tus[1], "drivers/g/g.c");
+	assert_string_equal(t.tus[2], "kernel/a.c");
+	assert_string_equal(t.tus[3], "kernel/c.c");
+	/* a.h, and spinlock_types_raw.h from version_and_era() */
+	assert_int_equal(t.nheaders, 2);
+	assert_string_equal(t.headers[0], "include/linux/a.h");
+	tree_release(&t);
+	t.only = NULL;
+	assert_int_equal(tree_open(&t, dir, "x86"), 0);
+	t.only = "kernel,drivers/";
+	tree_prefilter(&t);
+	assert_int_equal(t.ntus, 3);
+	tree_release(&t);
+	assert_true(prefilter_match("x spinlock_t y", 14));
+	assert_false(prefilter_match("mutex_lock(&m);", 15));
+}
+
+int test_tree(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(bad_trees),
+		cmocka_unit_test(version_and_era),
+		cmocka_unit_test(prefilter),
+	};
+	return cmocka_run_group_tests_name("tree", tests, setup, teardown);
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "hash.h"
+#include "util.h"
+
+static void strbuf(void **state)
+{
+	struct sb sb = SB_INIT;
+
+	(void)state;
+	assert_string_equal(sb_str(&sb), "");
+	sb_adds(&sb, "spin");
+	sb_addf(&sb, "_%s_%d", "lock", 42);
+	assert_string_equal(sb.buf, "spin_lock_42");
+	sb_reset(&sb);
+	assert_int_equal(sb.len, 0);
+	sb_release(&sb);
+}
+
+static void atomic_write(void **state)
+{
+	char dir[] = "/tmp/rtlock-unit-XXXXXX", *path, *sub, *data;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	sub = xasprintf("%s/a/b/c", dir);
+	assert_int_equal(mkdir_p(sub), 0);
+	assert_true(is_dir(sub));
+	path = xasprintf("%s/f.json", sub);
+	assert_int_equal(write_file_atomic(path, "{}", 2), 0);
+	data = read_file(path, &len);
+	assert_int_equal(len, 2);
+	assert_string_equal(data, "{}");
+	free(data);
+	/* a directory that does not exist: error, nothing left behind */
+	free(path);
+	path = xasprintf("%s/missing/f.json", dir);
+	assert_int_equal(write_file_atomic(path, "x", 1), -1);
+	assert_false(is_file(path));
+	assert_int_equal(remove_tree(dir), 0);
+	assert_false(is_dir(dir));
+	free(path);
+	free(sub);
+}
+
+static void hashes(void **state)
+{
+	char a[HASH_HEX], b[HASH_HEX];
+	struct hasher h;
+
+	(void)state;
+	hash_buf("abc", 3, a);
+	assert_int_equal(strlen(a), 32);
+	hash_buf("abd", 3, b);
+	assert_string_not_equal(a, b);
+	/* strings are NUL separated: "ab"+"c" differs from "a"+"bc" */
+	hasher_init(&h);
+	hasher_adds(&h, "ab");
+	hasher_adds(&h, "c");
+	hasher_final(&h, a);
+	hasher_init(&h);
+	hasher_adds(&h, "a");
+	hasher_adds(&h, "bc");
+	hasher_final(&h, b);
+	assert_string_not_equal(a, b);
+	assert_int_equal(hash_file("/nonexistent/file", a), -1);
+}
+
+static void paths(void **state)
+{
+	(void)state;
+	assert_string_equal(rel_to("/a/b", 4, "/a/b/c/d.c"), "c/d.c");
+	assert_null(rel_to("/a/b", 4, "/a/bc/d.c"));
+	assert_true(has_suffix("x.c", ".c"));
+	assert_false(has_suffix("c", ".c"));
+	assert_true(has_prefix("spin_lock", "spin_"));
+}
+
+int test_util(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(strbuf),
+		cmocka_unit_test(atomic_write),
+		cmocka_unit_test(hashes),
+		cmocka_unit_test(paths),
+	};
+	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
+}
