@@ -221,6 +221,8 @@ bool is_lock_impl_file(const char *rel)
 		"include/asm-generic/qspinlock",
 		"include/asm-generic/qrwlock",
 		"kernel/locking/spinlock",
+		"lib/dec_and_lock.c",
+		"lib/refcount.c",
 		"arch/x86/include/asm/spinlock",
 		"arch/x86/include/asm/qspinlock",
 		"arch/x86/include/asm/paravirt",

@@ -776,7 +776,8 @@ void walk(struct xfn *f, CXCursor c)
 		break;
 	case CXCursor_ReturnStmt:
 		walk_kids(f, &k, 0, k.n);
-		if (k.n && is_lock_ptr_type(clang_getCursorType(k.v[0])))
+		if (k.n && is_lock_ptr_type(clang_getCursorType(k.v[0])) &&
+		    !is_null_const(k.v[0]))
 			lock_target(f, k.v[0], &f->ret);
 		emit(f, json_pack("[s]", "ret"));
 		break;

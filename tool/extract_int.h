@@ -104,6 +104,8 @@ void lock_target(struct xfn *f, CXCursor e, struct sb *out);
 char *lvalue_identity(struct xfn *f, CXCursor e);
 /* The function an expression names ("fa", "&fa"), or a null cursor. */
 CXCursor fn_ref(CXCursor e);
+/* 0 or NULL: ignored where a lock pointer is stored or returned. */
+bool is_null_const(CXCursor e);
 /* Local pointer-to-lock variables of a function body. */
 void collect_locals(struct xfn *f, CXCursor body);
 

@@ -82,6 +82,14 @@ static void add_lock(struct prog *p, const char *file, json_t *o)
 		jstr(o, "kind"), file,
 		json_integer_value(json_object_get(o, "line")));
 
+	{
+		char *pos = xasprintf("%s:%d", file,
+				      (int)json_integer_value(
+					      json_object_get(o, "line")));
+
+		strset_add(&l->decls, pos);
+		free(pos);
+	}
 	l->array |= json_is_true(json_object_get(o, "array"));
 	l->def |= json_is_true(json_object_get(o, "def"));
 	l->ndecls++;
@@ -344,6 +352,7 @@ void prog_free(struct prog *p)
 		free(l->id);
 		free(l->kind);
 		free(l->file);
+		strset_free(&l->decls);
 		free(l);
 	}
 	HASH_ITER(hh, p->funcs, f, ft) {

@@ -17,6 +17,7 @@
 
 #include "apitab.h"
 
+/* A small set of strings (linear: the sets here are short). */
 struct strset {
 	char **v;
 	unsigned n, alloc;
@@ -33,6 +34,7 @@ struct plock {
 	int line;
 	bool array, def;
 	unsigned ndecls;
+	struct strset decls;	/* every "file:line" declaring it */
 	unsigned nsites;
 	UT_hash_handle hh;
 };

@@ -230,6 +230,8 @@ struct lvsearch {
 	struct xfn *f;
 	char *found;
 	bool ambiguous;
+	CXCursor ptr;		/* a lock pointer lvalue seen on the way */
+	bool has_ptr;
 };
 
 static enum CXChildVisitResult lv_visit(CXCursor c, CXCursor parent,
@@ -243,6 +245,10 @@ static enum CXChildVisitResult lv_visit(CXCursor c, CXCursor parent,
 	(void)parent;
 	if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
 		return CXChildVisit_Recurse;
+	if (!s->has_ptr && is_lock_ptr_type(clang_getCursorType(c))) {
+		s->ptr = c;
+		s->has_ptr = true;
+	}
 	if (!lock_type_of(clang_getCursorType(c), NULL))
 		return CXChildVisit_Recurse;
 	ref = clang_getCursorReferenced(c);
@@ -377,7 +383,7 @@ done:
 static void lvalue_target(struct xfn *f, CXCursor e, struct sb *out)
 {
 	struct kids k = { 0 };
-	struct lvsearch s = { f, NULL, false };
+	struct lvsearch s = { f, NULL, false, clang_getNullCursor(), false };
 	CXCursor ref;
 	char *id;
 
@@ -433,6 +439,9 @@ static void lvalue_target(struct xfn *f, CXCursor e, struct sb *out)
 	clang_visitChildren(e, lv_visit, &s);
 	if (s.found && !s.ambiguous) {
 		add_targetf(out, "L:", s.found);
+	} else if (!s.found && s.has_ptr) {
+		/* READ_ONCE(q->lock_ptr): the pointer it reads */
+		lock_target(f, s.ptr, out);
 	} else {
 		CXString ks = clang_getCursorKindSpelling(clang_getCursorKind(e));
 
@@ -467,6 +476,11 @@ char *lvalue_identity(struct xfn *f, CXCursor e)
 	return id;
 }
 
+bool is_null_const(CXCursor e)
+{
+	return clang_getCursorKind(strip_expr(e)) == CXCursor_IntegerLiteral;
+}
+
 /* Record what a local lock pointer may point to. */
 static void local_assign(struct xfn *f, CXCursor var, CXCursor val)
 {
@@ -482,7 +496,7 @@ static void local_assign(struct xfn *f, CXCursor var, CXCursor val)
 		l->decl = var;
 		memset(&l->targets, 0, sizeof(l->targets));
 	}
-	if (!clang_Cursor_isNull(val)) {
+	if (!clang_Cursor_isNull(val) && !is_null_const(val)) {
 		struct sb t = SB_INIT;
 
 		lock_target(f, val, &t);

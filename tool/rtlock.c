@@ -40,6 +40,8 @@ static const char usage_text[] =
 	"      --arch ARCH      architecture folder to scan (default: x86)\n"
 	"      --only DIRS      parse only the C files below these folders\n"
 	"                       (comma-separated, e.g. kernel,mm,lib)\n"
+	"      --no-prelude     do not share a precompiled header of the most\n"
+	"                       common kernel headers between TUs (slower)\n"
 	"  -q, --quiet          no progress line, no summary\n"
 	"\n"
 	"The kernel tree is only read; kbuild output goes to the cache.\n"
@@ -80,6 +82,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "config", required_argument, NULL, 'c' },
 		{ "arch", required_argument, NULL, 'a' },
 		{ "only", required_argument, NULL, 'O' },
+		{ "no-prelude", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -123,6 +126,9 @@ static int parse_common(int argc, char **argv, struct common *c)
 			break;
 		case 'O':
 			c->scan.only = optarg;
+			break;
+		case 'P':
+			c->scan.no_prelude = true;
 			break;
 		case 'q':
 			c->scan.quiet = true;

@@ -20,38 +20,76 @@ struct job_ctx {
 	struct progress *pr;
 };
 
+/* Facts of @file; with the prelude PCH unless @pch is NULL. */
+static json_t *extract_with(struct scan *s, const char *file, const char *pch,
+			    char *err, size_t errsize)
+{
+	char *extra[8];
+	const char **args;
+	int n = 0, k, i;
+	struct extract_opts eo;
+	json_t *facts;
+
+	args = xcalloc(s->kb.nargs + 12, sizeof(char *));
+	if (pch) {
+		args[n++] = "-include-pch";
+		args[n++] = pch;
+	}
+	for (i = 0; i < s->kb.nargs; i++)
+		args[n++] = s->kb.args[i];
+	k = kbuild_file_args(&s->kb, &s->tree, file, extra, 8);
+	for (i = 0; i < k; i++)
+		args[n++] = extra[i];
+	eo = (struct extract_opts){ s->tree.root, args, n, s->cache.hdr_dir,
+				    s->salt, 0 };
+	facts = extract_tu(&eo, file, err, errsize);
+	for (i = 0; i < k; i++)
+		free(extra[i]);
+	free(args);
+	return facts;
+}
+
+static unsigned nerrors(json_t *facts)
+{
+	return json_integer_value(json_object_get(facts, "errors"));
+}
+
 static int scan_job(size_t i, void *data)
 {
 	struct job_ctx *c = data;
 	struct scan *s = c->s;
-	struct scan_tu *tu = &s->tus[c->todo[i]];
-	char *extra[8], err[512], key[33];
-	const char **args;
-	int n = s->kb.nargs, k, rc;
-	struct extract_opts eo;
-	json_t *facts;
+	const char *file = c->todo ? s->tus[c->todo[i]].file
+				   : s->prelude.header;
+	const char *pch = c->todo ? s->prelude.pch : NULL;
+	char err[512], key[33];
+	json_t *facts = extract_with(s, file, pch, err, sizeof(err)), *alt;
 
-	k = kbuild_file_args(&s->kb, &s->tree, tu->file, extra, 8);
-	args = xcalloc(n + k, sizeof(char *));
-	memcpy(args, s->kb.args, n * sizeof(char *));
-	memcpy(args + n, extra, k * sizeof(char *));
-	eo = (struct extract_opts){ s->tree.root, args, n + k,
-				    s->cache.hdr_dir, s->salt, 0 };
-	facts = extract_tu(&eo, tu->file, err, sizeof(err));
+	/* errors under the prelude: try without, keep the better parse */
+	if (pch && (!facts || nerrors(facts))) {
+		alt = extract_with(s, file, NULL, err, sizeof(err));
+		if (alt && (!facts || nerrors(alt) < nerrors(facts))) {
+			json_decref(facts);
+			facts = alt;
+		} else {
+			json_decref(alt);
+		}
+	}
 	if (!facts) {
 		fprintf(stderr, "rtlock: %s\n", err);
 		return 3;
 	}
-	rc = cache_store(&s->cache, s->salt, tu->file, facts, key);
-	return rc ? 4 : 0;
+	return cache_store(&s->cache, s->salt, file, facts, key) ? 4 : 0;
 }
 
 static void job_done(size_t i, const struct job_result *r, void *data)
 {
 	struct job_ctx *c = data;
-	struct scan_tu *tu = &c->s->tus[c->todo[i]];
+	struct scan_tu *tu;
 	char buf[64];
 
+	if (!c->todo)
+		return; /* the prelude */
+	tu = &c->s->tus[c->todo[i]];
 	if (r->state != JOB_OK) {
 		tu->state = r->state == JOB_TIMEOUT   ? "timeout"
 			    : r->state == JOB_CRASHED ? "crashed"
@@ -61,7 +99,7 @@ static void job_done(size_t i, const struct job_result *r, void *data)
 	progress_tick(c->pr, 1);
 }
 
-static void make_salt(struct scan *s)
+static void make_salt(struct scan *s, const char *prelude_hash)
 {
 	struct hasher h;
 	int i;
@@ -78,6 +116,7 @@ static void make_salt(struct scan *s)
 	hasher_adds(&h, s->tree.root);
 	for (i = 0; i < s->kb.nargs; i++)
 		hasher_adds(&h, s->kb.args[i]);
+	hasher_adds(&h, prelude_hash);
 	hasher_final(&h, s->salt);
 }
 
@@ -114,6 +153,18 @@ static size_t load_facts(struct scan *s, size_t *redo)
 {
 	struct strset seen = { 0 };
 	size_t i, nredo = 0;
+
+	if (s->prelude_key[0]) {
+		char *path = cache_tu_path(&s->cache, s->prelude_key);
+		json_t *f = cache_load(&s->cache, path);
+
+		free(path);
+		if (f) {
+			load_headers(s, json_object_get(f, "deps"), &seen);
+			json_decref(f);
+		}
+		s->prelude_key[0] = '\0';
+	}
 
 	for (i = 0; i < s->ntus; i++) {
 		struct scan_tu *tu = &s->tus[i];
@@ -178,6 +229,39 @@ static int parse_tus(const struct scan_opts *o, struct scan *s, size_t *todo,
 	return rc;
 }
 
+/*
+ * The prelude PCH and the facts of its headers (parsed once, in a worker
+ * like any TU).  Without it, every TU is parsed from scratch.
+ */
+static void setup_prelude(const struct scan_opts *o, struct scan *s)
+{
+	struct job_ctx jc = { s, o, NULL, NULL };
+	struct pool_opts po = { 1, o->timeout, job_done, &jc };
+	struct job_result res = { 0 };
+	char *dir;
+
+	make_salt(s, "");
+	if (o->no_prelude || !s->kb.objdir)
+		return;
+	dir = xasprintf("%s/prelude-%s", s->cache.dir, s->salt);
+	if (prelude_build(&s->prelude, &s->tree, &s->kb, &s->cache, dir) < 0) {
+		free(dir);
+		return;
+	}
+	free(dir);
+	make_salt(s, s->prelude.hash);
+	if (cache_lookup(&s->cache, s->salt, s->prelude.header,
+			 s->prelude_key))
+		return;
+	if (pool_run(&po, 1, scan_job, &jc, &res) == 0 &&
+	    res.state == JOB_OK &&
+	    cache_lookup(&s->cache, s->salt, s->prelude.header, s->prelude_key))
+		return;
+	warning("the prelude headers could not be parsed: without prelude");
+	prelude_release(&s->prelude);
+	make_salt(s, "");
+}
+
 int scan_run(const struct scan_opts *o, struct scan *s)
 {
 	size_t i, ntodo = 0, *todo;
@@ -199,7 +283,7 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 	if (kbuild_setup(&s->kb, &s->tree, o->cache_dir, o->config,
 			 !o->quiet) < 0)
 		return EXIT_ENV;
-	make_salt(s);
+	setup_prelude(o, s);
 
 	t0 = now_sec();
 	s->ntus = s->tree.ntus;
@@ -387,6 +471,8 @@ static json_t *locks_json(struct scan *s, json_t *counts)
 			      l->file, "line", l->line, "sites", l->nsites);
 		if (l->array)
 			json_object_set_new(o, "array", json_true());
+		if (l->decls.n > 1)
+			json_object_set_new(o, "decls", strset_json(&l->decls));
 		json_array_append_new(a, o);
 		k = json_integer_value(json_object_get(counts, l->kind));
 		json_object_set_new(counts, l->kind, json_integer(k + 1));
@@ -510,6 +596,7 @@ void scan_release(struct scan *s)
 	free(s->tus);
 	prog_free(&s->prog);
 	cache_close(&s->cache);
+	prelude_release(&s->prelude);
 	kbuild_release(&s->kb);
 	tree_release(&s->tree);
 }

@@ -7,6 +7,7 @@
 
 #include "cache.h"
 #include "kbuild.h"
+#include "prelude.h"
 #include "prog.h"
 #include "tree.h"
 
@@ -19,6 +20,7 @@ struct scan_opts {
 	int jobs;
 	double timeout;
 	bool quiet;
+	bool no_prelude;	/* parse every TU from scratch */
 };
 
 struct scan_tu {
@@ -35,6 +37,8 @@ struct scan {
 	struct tree tree;
 	struct kbuild kb;
 	struct cache cache;
+	struct prelude prelude;	/* pch NULL when not used */
+	char prelude_key[33];	/* facts of the prelude's own parse */
 	char salt[33];
 	struct scan_tu *tus;
 	size_t ntus;
