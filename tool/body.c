@@ -610,11 +610,16 @@ static void init_value(struct xfn *f, CXCursor field, CXCursor val,
 	if (!clang_Cursor_isNull(fn)) {
 		char *id = func_identity(f->t, fn);
 
+		json_t *r;
+
 		lid = field_identity(field);
-		json_array_append_new(facts_array(f->fi, "fnrefs"),
-				      json_pack("{sssssssssi}", "fn", id, "how",
-						"init", "field", lid, "obj",
-						obj ? obj : "?", "line", line));
+		r = json_pack("{sssssssssi}", "fn", id, "how", "init", "field",
+			      lid, "obj", obj ? obj : "?", "line", line);
+		/* IRQ_WORK_INIT_HARD(fn): the macro says what kind */
+		if (f->init_macro[0])
+			json_object_set_new(r, "macro",
+					    json_string(f->init_macro));
+		json_array_append_new(facts_array(f->fi, "fnrefs"), r);
 		free(id);
 		free(lid);
 	} else if (is_lock_ptr_type(clang_getCursorType(field))) {
@@ -639,6 +644,16 @@ void walk_init(struct xfn *f, CXCursor list, const char *obj)
 	CXType ty = clang_getCanonicalType(clang_getCursorType(list));
 	unsigned i, pos = 0;
 
+	char saved[sizeof(f->init_macro)];
+	CXSourceLocation loc = clang_getCursorLocation(list);
+
+	memcpy(saved, f->init_macro, sizeof(saved));
+	if (is_macro_loc(f->t, loc)) {
+		unsigned off;
+		struct xfile *fi = file_loc(f->t, loc, NULL, NULL, &off);
+
+		ident_at(fi, off, f->init_macro, sizeof(f->init_macro));
+	}
 	if (ty.kind == CXType_Record)
 		clang_Type_visitFields(ty, field_visit, &fl);
 	kids_get(list, &k);
@@ -674,6 +689,7 @@ void walk_init(struct xfn *f, CXCursor list, const char *obj)
 		}
 		kids_free(&d);
 	}
+	memcpy(f->init_macro, saved, sizeof(saved));
 	free(fl.v);
 	kids_free(&k);
 }
@@ -795,11 +811,10 @@ void walk(struct xfn *f, CXCursor c)
 	case CXCursor_VarDecl:
 		if (lock_type_of(clang_getCursorType(c), NULL) && f->id)
 			record_var(f->t, f->fi, c); /* a local lock */
-		if (k.n && clang_getCursorKind(k.v[k.n - 1]) ==
-				   CXCursor_InitListExpr) {
+		if (k.n && !clang_Cursor_isNull(init_list_of(k.v[k.n - 1]))) {
 			char *obj = var_identity(f->t, c);
 
-			walk_init(f, k.v[k.n - 1], obj);
+			walk_init(f, init_list_of(k.v[k.n - 1]), obj);
 			free(obj);
 		} else {
 			walk_kids(f, &k, 0, k.n);

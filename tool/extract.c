@@ -45,6 +45,22 @@ void kids_free(struct kids *k)
 	k->n = k->alloc = 0;
 }
 
+/* The initialiser list of "= { ... }" or "= (struct x){ ... }". */
+CXCursor init_list_of(CXCursor e)
+{
+	struct kids k = { 0 };
+
+	e = strip_expr(e);
+	if (clang_getCursorKind(e) == CXCursor_CompoundLiteralExpr) {
+		kids_get(e, &k);
+		e = k.n ? k.v[k.n - 1] : clang_getNullCursor();
+		kids_free(&k);
+	}
+	return clang_getCursorKind(e) == CXCursor_InitListExpr
+		       ? e
+		       : clang_getNullCursor();
+}
+
 CXCursor strip_expr(CXCursor c)
 {
 	for (;;) {
@@ -465,9 +481,10 @@ void record_var(struct xtu *t, struct xfile *fi, CXCursor c)
 		f.t = t;
 		f.fi = fi;
 		f.cur = c;
-		if (clang_getCursorKind(strip_expr(k.v[k.n - 1])) ==
-		    CXCursor_InitListExpr)
-			walk_init(&f, strip_expr(k.v[k.n - 1]), obj);
+		CXCursor list = init_list_of(k.v[k.n - 1]);
+
+		if (!clang_Cursor_isNull(list))
+			walk_init(&f, list, obj);
 		else if (is_lock_ptr_type(clang_getCursorType(c))) {
 			struct sb tg = SB_INIT;
 			unsigned line;

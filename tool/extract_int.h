@@ -66,6 +66,7 @@ struct xfn {
 	CXFile *done_files;
 	unsigned ndone, alloc_done;
 	struct sb ret;		/* targets of returned lock pointers */
+	char init_macro[64];	/* the macro an initialiser comes from */
 };
 
 /* extract.c */
@@ -87,6 +88,7 @@ struct kids {
 void kids_get(CXCursor c, struct kids *k);
 void kids_free(struct kids *k);
 CXCursor strip_expr(CXCursor c);
+CXCursor init_list_of(CXCursor e);
 
 /* Record a variable: a lock, an ops table, a lock pointer. */
 void record_var(struct xtu *t, struct xfile *fi, CXCursor c);

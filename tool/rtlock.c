@@ -8,15 +8,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "classify.h"
 #include "extract.h"
 #include "kbuild.h"
+#include "report.h"
 #include "scan.h"
 #include "util.h"
 #include "version.h"
+#include "whitelist.h"
 
 struct common {
 	struct scan_opts scan;
 	const char *out_dir;
+	const char *whitelist;	/* NULL: none */
+	const char *since;	/* older classify.json, or NULL */
 };
 
 static const char usage_text[] =
@@ -25,7 +30,12 @@ static const char usage_text[] =
 	"commands:\n"
 	"  scan KERNEL      find every lock, lock operation, call and context\n"
 	"                   (writes OUT/scan.json)\n"
-	"  facts FILE       print the lock facts of one C file (plumbing)\n"
+	"  classify KERNEL  scan, then decide which locks must keep spinning\n"
+	"                   (writes OUT/classify.json, OUT/report.html)\n"
+	"  audit KERNEL     classify with raw_spinlock_t undecided, and\n"
+	"                   measure the verdicts against the tree's own\n"
+	"                   raw_spinlock_t choices (OUT/audit.json)\n"
+	"  facts KERNEL FILE  print the lock facts of one C file (plumbing)\n"
 	"  help             this text\n"
 	"  version          print the version\n"
 	"\n"
@@ -42,6 +52,10 @@ static const char usage_text[] =
 	"                       (comma-separated, e.g. kernel,mm,lib)\n"
 	"      --no-prelude     do not share a precompiled header of the most\n"
 	"                       common kernel headers between TUs (slower)\n"
+	"      --whitelist DIR  reviewed verdicts (default: whitelist/ next to\n"
+	"                       the tool, or $RTLOCK_WHITELIST)\n"
+	"      --no-whitelist   the classifier alone\n"
+	"      --since OLD.json an older classify.json: report what changed\n"
 	"  -q, --quiet          no progress line, no summary\n"
 	"\n"
 	"The kernel tree is only read; kbuild output goes to the cache.\n"
@@ -71,6 +85,27 @@ static const char *default_cache(void)
 	return buf;
 }
 
+/* whitelist/ next to the tool (tool/rtlock -> ../whitelist), if any. */
+static const char *default_whitelist(void)
+{
+	static char buf[4096];
+	const char *env = getenv("RTLOCK_WHITELIST");
+	ssize_t n;
+	char *slash;
+
+	if (env)
+		return *env ? env : NULL;
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 32);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	strcpy(slash, "/../whitelist");
+	return is_dir(buf) ? buf : NULL;
+}
+
 /* Parse the common options; returns the index of the first operand. */
 static int parse_common(int argc, char **argv, struct common *c)
 {
@@ -83,6 +118,9 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "arch", required_argument, NULL, 'a' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "no-prelude", no_argument, NULL, 'P' },
+		{ "whitelist", required_argument, NULL, 'W' },
+		{ "no-whitelist", no_argument, NULL, 'N' },
+		{ "since", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -97,6 +135,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 	c->scan.arch = "x86";
 	c->scan.jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	c->scan.timeout = 300;
+	c->whitelist = default_whitelist();
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "o:C:j:qh", opts, NULL)) != -1) {
 		switch (ch) {
@@ -130,6 +169,15 @@ static int parse_common(int argc, char **argv, struct common *c)
 		case 'P':
 			c->scan.no_prelude = true;
 			break;
+		case 'W':
+			c->whitelist = optarg;
+			break;
+		case 'N':
+			c->whitelist = NULL;
+			break;
+		case 'S':
+			c->since = optarg;
+			break;
 		case 'q':
 			c->scan.quiet = true;
 			break;
@@ -141,6 +189,19 @@ static int parse_common(int argc, char **argv, struct common *c)
 		}
 	}
 	return optind;
+}
+
+static int write_text(const char *dir, const char *name, const char *s)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int rc = 0;
+
+	if (mkdir_p(dir) < 0 || write_file_atomic(path, s, strlen(s)) < 0) {
+		error("cannot write %s: %m", path);
+		rc = -1;
+	}
+	free(path);
+	return rc;
 }
 
 static int write_json(const char *dir, const char *name, json_t *j)
@@ -219,11 +280,92 @@ static int cmd_facts(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* scan, then classify (audit: with raw_spinlock_t undecided). */
+static int classify_cmd(int argc, char **argv, bool audit)
+{
+	struct common c;
+	struct scan s;
+	struct classify cl;
+	struct whitelist wl = { 0 };
+	json_t *inv, *rep, *a = NULL;
+	char *html;
+	int i = parse_common(argc, argv, &c), rc;
+
+	if (argc - i != 1)
+		usage(EXIT_USAGE);
+	c.scan.kernel = argv[i];
+	if (c.whitelist && whitelist_load(&wl, c.whitelist) < 0)
+		return EXIT_INPUT;
+	rc = scan_run(&c.scan, &s);
+	if (rc) {
+		scan_release(&s);
+		whitelist_free(&wl);
+		return rc;
+	}
+	inv = scan_inventory(&s);
+	classify_init(&cl, &s.prog, audit);
+	classify_whitelist(&cl, &wl);
+	classify_run(&cl);
+	rep = report_json(&s, &cl, inv);
+	if (c.since) {
+		json_error_t err;
+		json_t *old = json_load_file(c.since, 0, &err);
+
+		if (!old) {
+			error("%s:%d: %s", c.since, err.line, err.text);
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		json_object_set_new(rep, "since", report_diff(old, rep));
+		json_decref(old);
+	}
+	html = report_html(rep);
+	if (write_json(c.out_dir, "scan.json", inv) < 0 ||
+	    write_json(c.out_dir, audit ? "audit-classify.json" : "classify.json",
+		       rep) < 0 ||
+	    write_text(c.out_dir, audit ? "audit.html" : "report.html", html) < 0)
+		rc = EXIT_ENV;
+	free(html);
+	if (audit && !rc) {
+		a = audit_json(rep);
+		if (write_json(c.out_dir, "audit.json", a) < 0)
+			rc = EXIT_ENV;
+	}
+	if (!rc && !c.scan.quiet) {
+		scan_print_summary(&s, inv, stdout);
+		report_text(rep, stdout);
+		if (a)
+			audit_text(a, stdout);
+	}
+	if (!rc && (s.failed || json_array_size(cl.stale)))
+		rc = EXIT_REVIEW;
+out:
+	json_decref(a);
+	json_decref(rep);
+	json_decref(inv);
+	classify_free(&cl);
+	scan_release(&s);
+	whitelist_free(&wl);
+	return rc;
+}
+
+static int cmd_classify(int argc, char **argv)
+{
+	return classify_cmd(argc, argv, false);
+}
+
+static int cmd_audit(int argc, char **argv)
+{
+	return classify_cmd(argc, argv, true);
+}
+
 static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } cmds[] = {
 	{ "scan", cmd_scan },
+	{ "classify", cmd_classify },
+	{ "audit", cmd_audit },
 	{ "facts", cmd_facts },
 };
 

@@ -28,5 +28,6 @@ char **expected_lines(const char *name, size_t *n);
 
 int test_scan(void);
 int test_bad_input(void);
+int test_classify(void);
 
 #endif

@@ -7,5 +7,6 @@ int main(void)
 
 	failed += test_scan();
 	failed += test_bad_input();
+	failed += test_classify();
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rtlock classify / audit on the fixture, the whitelist, the report. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "e2e.h"
+#include "util.h"
+
+static char *work;
+
+static int setup(void **state)
+{
+	(void)state;
+	work = tmpdir();
+	return run(NULL, "%s classify -q --no-whitelist -C %s/cache -o %s/out %s",
+		   RTLOCK, work, work, FIXTURE);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	remove_tree(work);
+	free(work);
+	return 0;
+}
+
+static json_t *lock_of(json_t *rep, const char *id)
+{
+	size_t i;
+	json_t *l;
+
+	json_array_foreach(json_object_get(rep, "locks"), i, l)
+		if (!strcmp(json_string_value(json_object_get(l, "id")), id))
+			return l;
+	return NULL;
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+/* Every class has positive and negative cases in expected-classes.txt. */
+static void verdicts(void **state)
+{
+	json_t *rep = load_json("%s/out/classify.json", work), *l, *ev;
+	size_t n, i;
+	char **exp = expected_lines("expected-classes.txt", &n);
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		char *id = strtok(exp[i], "\t"), *verdict = strtok(NULL, "\t");
+		char *cls = strtok(NULL, "\t");
+
+		l = lock_of(rep, id);
+		if (!l)
+			fail_msg("%s: not classified", id);
+		if (strcmp(str(l, "verdict"), verdict))
+			fail_msg("%s: %s, expected %s", id, str(l, "verdict"),
+				 verdict);
+		ev = json_object_get(l, "evidence");
+		if (!strcmp(verdict, "must-spin")) {
+			/* the tree's raw locks are named "raw" */
+			if (strcmp(str(l, "class"), cls) &&
+			    strcmp(str(l, "class"), "raw"))
+				fail_msg("%s: class %s, expected %s", id,
+					 str(l, "class"), cls);
+			/* a chain a reviewer can follow, ending at the lock */
+			assert_true(json_array_size(ev) >= 1);
+			if (strcmp(str(l, "class"), "raw"))
+				assert_string_equal(
+					str(json_array_get(ev, json_array_size(ev) - 1),
+					    "kind"),
+					"acquire");
+		} else {
+			assert_int_equal(json_array_size(ev), 0);
+		}
+		free(exp[i]);
+	}
+	free(exp);
+	json_decref(rep);
+}
+
+/* Transitive nesting through a call, and through an ops table. */
+static void chains(void **state)
+{
+	json_t *rep = load_json("%s/out/classify.json", work), *l, *ev, *s;
+	size_t i, j;
+	bool ptr = false;
+
+	(void)state;
+	json_array_foreach(json_object_get(rep, "locks"), i, l) {
+		if (!strstr(str(l, "id"), "nest_") ||
+		    strcmp(str(l, "verdict"), "must-spin"))
+			continue;
+		ev = json_object_get(l, "evidence");
+		json_array_foreach(ev, j, s)
+			ptr |= !strcmp(str(s, "kind"), "ptr-call");
+	}
+	assert_true(ptr);
+	json_decref(rep);
+}
+
+static char *write_wl(const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", work, name);
+
+	assert_int_equal(write_file_atomic(p, text, strlen(text)), 0);
+	return p;
+}
+
+static void whitelist_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "must-spin hardirq global:x\n", "bad.txt:1: expected" },
+		{ "# c\nmust-spin weird global:x : y\n",
+		  "bad.txt:2: unknown reason 'weird'" },
+		{ "convert global:x : a\nconvert global:x : b\n",
+		  "bad.txt:2: global:x is already listed at" },
+		{ "maybe global:x : y\n", "bad.txt:1: unknown verdict" },
+		{ "convert global:x : \n", "bad.txt:1: the reason is missing" },
+	};
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *p = write_wl("bad.txt", bad[i].text), *err;
+		int rc = run(&err, "%s classify -q --whitelist %s -C %s/cache "
+				   "-o %s/wl %s",
+			     RTLOCK, p, work, work, FIXTURE);
+
+		assert_int_equal(rc, 3);
+		if (!strstr(err, bad[i].msg))
+			fail_msg("want '%s', got '%s'", bad[i].msg, err);
+		free(err);
+		free(p);
+	}
+}
+
+static void whitelist_applies(void **state)
+{
+	char *p = write_wl("wl.txt",
+		"# reviewed\n"
+		"convert kernel/irqs_off.c:irqsoff_save_lock : reviewed: the "
+		"irq-off region is debug-only\n"
+		"must-spin hardware struct minieth_priv::init_only_lock : polled by "
+		"firmware\n"
+		"must-spin latency global:no_such_lock : gone since 6.0\n");
+	json_t *rep, *l;
+	int rc;
+
+	(void)state;
+	rc = run(NULL, "%s classify -q --whitelist %s -C %s/cache -o %s/wl %s",
+		 RTLOCK, p, work, work, FIXTURE);
+	assert_int_equal(rc, 1); /* a stale entry is a review item */
+	rep = load_json("%s/wl/classify.json", work);
+	l = lock_of(rep, "kernel/irqs_off.c:irqsoff_save_lock");
+	assert_non_null(l);
+	assert_string_equal(str(l, "verdict"), "convert");
+	l = lock_of(rep, "struct minieth_priv::init_only_lock");
+	assert_non_null(l);
+	assert_string_equal(str(l, "verdict"), "must-spin");
+	assert_string_equal(str(l, "class"), "whitelist");
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(rep, "summary"),
+				 "whitelist_stale")),
+			 1);
+	json_decref(rep);
+	free(p);
+}
+
+/* The audit's numbers add up. */
+static void audit_arithmetic(void **state)
+{
+	json_t *cl, *a, *o, *l;
+	size_t i;
+	int raw = 0, must = 0, tp, fp, fn;
+
+	(void)state;
+	assert_int_equal(run(NULL, "%s audit -q --no-whitelist -C %s/cache -o "
+				   "%s/audit %s",
+			     RTLOCK, work, work, FIXTURE),
+			 0);
+	cl = load_json("%s/audit/audit-classify.json", work);
+	a = load_json("%s/audit/audit.json", work);
+	json_array_foreach(json_object_get(cl, "locks"), i, l) {
+		raw += !strcmp(str(l, "type"), "raw_spinlock_t");
+		must += !strcmp(str(l, "verdict"), "must-spin");
+		/* audit mode never reads raw-ness: no "raw" class */
+		assert_string_not_equal(str(l, "class"), "raw");
+	}
+	o = json_object_get(a, "overall");
+	tp = json_integer_value(json_object_get(o, "tp"));
+	fp = json_integer_value(json_object_get(o, "fp"));
+	fn = json_integer_value(json_object_get(o, "fn"));
+	assert_int_equal(tp + fn, raw);
+	assert_int_equal(tp + fp, must);
+	assert_int_equal(json_array_size(json_object_get(a, "raw_but_convert")),
+			 fn);
+	assert_int_equal(json_array_size(json_object_get(a, "spin_but_must_spin")),
+			 fp);
+	assert_true(json_real_value(json_object_get(o, "recall")) ==
+		    (double)tp / (tp + fn));
+	json_decref(cl);
+	json_decref(a);
+}
+
+static void report_and_diff(void **state)
+{
+	char *html = NULL, *p;
+	json_t *rep, *since;
+	size_t len;
+
+	(void)state;
+	p = xasprintf("%s/out/report.html", work);
+	html = read_file(p, &len);
+	assert_non_null(html);
+	assert_non_null(strstr(html, "<table id=\"locks\">"));
+	assert_non_null(strstr(html, "irqsoff_save_lock"));
+	assert_null(strstr(html, "http://"));
+	assert_null(strstr(html, "https://"));
+	free(html);
+	free(p);
+	/* against itself: nothing new, nothing flipped */
+	assert_int_equal(run(NULL, "%s classify -q --no-whitelist --since "
+				   "%s/out/classify.json -C %s/cache -o %s/o2 %s",
+			     RTLOCK, work, work, work, FIXTURE),
+			 0);
+	rep = load_json("%s/o2/classify.json", work);
+	since = json_object_get(rep, "since");
+	assert_non_null(since);
+	assert_int_equal(json_array_size(json_object_get(since, "added")), 0);
+	assert_int_equal(json_array_size(json_object_get(since, "flipped")), 0);
+	json_decref(rep);
+}
+
+int test_classify(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(verdicts),
+		cmocka_unit_test(chains),
+		cmocka_unit_test(whitelist_errors),
+		cmocka_unit_test(whitelist_applies),
+		cmocka_unit_test(audit_arithmetic),
+		cmocka_unit_test(report_and_diff),
+	};
+	return cmocka_run_group_tests_name("classify", tests, setup, teardown);
+}

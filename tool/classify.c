@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "classify_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+#include "flow.h"
+#include "rules/rules.h"
+#include "util.h"
+#include "whitelist.h"
+
+struct fidx {
+	const char *id;
+	unsigned idx;
+	UT_hash_handle hh;
+};
+
+struct lidx {
+	const char *id;
+	unsigned idx;
+	UT_hash_handle hh;
+};
+
+/* Functions stored into a field, for indirect calls. */
+struct fieldfns {
+	const char *field;
+	unsigned *fns;
+	unsigned n, alloc;
+	UT_hash_handle hh;
+};
+
+static const char *const class_names[CL_NCLASSES] = {
+	[CL_NONE] = "sleepable", [CL_RAW] = "raw",
+	[CL_WHITELIST] = "whitelist", [CL_HARDIRQ] = "hardirq",
+	[CL_IRQCHIP] = "irqchip", [CL_SCHED] = "sched", [CL_ARCH] = "arch",
+	[CL_IRQSOFF] = "irqs-off", [CL_NESTED] = "nested",
+};
+
+const char *class_name(enum lclass c)
+{
+	return class_names[c];
+}
+
+enum lclass class_by_name(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < CL_NCLASSES; i++)
+		if (!strcmp(class_names[i], name))
+			return i;
+	return CL_NONE;
+}
+
+int func_index(struct classify *c, const char *id)
+{
+	struct fidx *f;
+
+	HASH_FIND_STR(c->fmap, id, f);
+	return f ? (int)f->idx : -1;
+}
+
+static int lock_index(struct classify *c, const char *id)
+{
+	struct lidx *l;
+
+	HASH_FIND_STR(c->lmap, id, l);
+	return l ? (int)l->idx : -1;
+}
+
+/* Primitives that sleep: a function calling one is never atomic. */
+static const char *const sleepers[] = {
+	"__might_sleep", "__might_resched", "mutex_lock", "mutex_lock_nested",
+	"mutex_lock_interruptible", "mutex_lock_killable", "down",
+	"down_interruptible", "down_killable", "down_read", "down_write",
+	"msleep", "msleep_interruptible", "ssleep", "usleep_range_state",
+	"schedule", "schedule_timeout", "wait_for_completion",
+	"wait_for_completion_timeout", "wait_for_completion_interruptible",
+	"synchronize_rcu", "synchronize_srcu", "flush_work", "kthread_stop",
+	"rt_mutex_lock", NULL,
+};
+
+static bool is_sleeper(const char *callee)
+{
+	unsigned i;
+
+	for (i = 0; sleepers[i]; i++)
+		if (!strcmp(callee, sleepers[i]))
+			return true;
+	return false;
+}
+
+static struct fieldfns *field_fns(struct classify *c, struct fieldfns **map,
+				  const char *field)
+{
+	struct fieldfns *ff;
+
+	HASH_FIND_STR(*map, field, ff);
+	return ff;
+}
+
+static void index_fnrefs(struct classify *c, struct fieldfns **map)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(c->p->fnrefs, i, r) {
+		const char *how = json_string_value(json_object_get(r, "how"));
+		const char *field = json_string_value(json_object_get(r, "field"));
+		int fn = func_index(c, json_string_value(json_object_get(r, "fn")));
+		struct fieldfns *ff;
+
+		if (!how || strcmp(how, "arg") == 0 || !field || fn < 0)
+			continue;
+		ff = field_fns(c, map, field);
+		if (!ff) {
+			ff = xcalloc(1, sizeof(*ff));
+			ff->field = field;
+			HASH_ADD_KEYPTR(hh, *map, ff->field, strlen(ff->field), ff);
+		}
+		ALLOC_GROW(ff->fns, ff->n, ff->alloc);
+		ff->fns[ff->n++] = fn;
+	}
+}
+
+struct build {
+	struct classify *c;
+	struct fieldfns **fields;
+	unsigned func;
+};
+
+static unsigned *held_ids(struct classify *c, const struct fstate *st,
+			  unsigned *n)
+{
+	struct strset ids = { 0 };
+	unsigned i, *v;
+
+	for (i = 0; i < st->nheld; i++)
+		prog_resolve(c->p, st->held[i].target, &ids);
+	v = xcalloc(ids.n + 1, sizeof(unsigned));
+	*n = 0;
+	for (i = 0; i < ids.n; i++) {
+		int l = lock_index(c, ids.v[i]);
+
+		if (l >= 0)
+			v[(*n)++] = l;
+	}
+	strset_free(&ids);
+	return v;
+}
+
+static void add_call(struct build *b, unsigned callee, int line,
+		     const char *via, const struct fstate *st)
+{
+	struct cl_func *f = &b->c->funcs[b->func];
+	struct cl_call *cl;
+
+	ALLOC_GROW(f->calls, f->ncalls, f->acalls);
+	cl = &f->calls[f->ncalls++];
+	cl->callee = callee;
+	cl->line = line;
+	cl->via = via;
+	cl->irqs_off = st->irq > 0;
+	cl->preempt_off = st->preempt > 0;
+	cl->held = held_ids(b->c, st, &cl->nheld);
+}
+
+static void build_call(struct build *b, const struct flow_event *e)
+{
+	const char *callee = json_string_value(json_array_get(e->ev, 2));
+	int line = json_integer_value(json_array_get(e->ev, 1)), fn;
+	struct fieldfns *ff;
+	unsigned i;
+
+	if (!callee)
+		return;
+	if (!strncmp(callee, "ptr:", 4)) {
+		ff = field_fns(b->c, b->fields, callee + 4);
+		for (i = 0; ff && i < ff->n; i++) {
+			add_call(b, ff->fns[i], line, callee + 4, e->st);
+			b->c->ptr_edges++;
+		}
+		return;
+	}
+	fn = func_index(b->c, callee);
+	if (fn >= 0)
+		add_call(b, fn, line, NULL, e->st);
+	else if (is_sleeper(callee) ||
+		 (strchr(callee, ':') && is_sleeper(strrchr(callee, ':') + 1)))
+		b->c->funcs[b->func].sleeps = true;
+}
+
+static void build_acq(struct build *b, const struct flow_event *e)
+{
+	const char *op = json_string_value(json_array_get(e->ev, 2));
+	const char *tgt = json_string_value(json_array_get(e->ev, 4));
+	struct cl_func *f = &b->c->funcs[b->func];
+	struct strset ids = { 0 };
+	unsigned i;
+
+	if (!op || !tgt ||
+	    (strcmp(op, "acquire") && strcmp(op, "trylock") &&
+	     strcmp(op, "condlock")))
+		return;
+	prog_resolve(b->c->p, tgt, &ids);
+	for (i = 0; i < ids.n; i++) {
+		int l = lock_index(b->c, ids.v[i]);
+		struct cl_acq *a;
+
+		if (l < 0)
+			continue;
+		ALLOC_GROW(f->acqs, f->nacqs, f->aacqs);
+		a = &f->acqs[f->nacqs++];
+		a->lock = l;
+		a->line = json_integer_value(json_array_get(e->ev, 1));
+		a->api = json_string_value(json_array_get(e->ev, 3));
+		a->at = json_string_value(json_array_get(e->ev, 5));
+		a->irqs_off = e->st->irq > 0;
+		a->preempt_off = e->st->preempt > 0;
+		a->held = held_ids(b->c, e->st, &a->nheld);
+		b->c->locks[l].nacqs++;
+	}
+	strset_free(&ids);
+}
+
+static int build_cb(const struct flow_event *e, void *ctx)
+{
+	if (!strcmp(e->kind, "call"))
+		build_call(ctx, e);
+	else
+		build_acq(ctx, e);
+	return 0;
+}
+
+static void add_held(struct cl_lock *l, unsigned func, unsigned idx,
+		     bool is_call)
+{
+	ALLOC_GROW(l->held_at, l->nheld_at, l->aheld_at);
+	l->held_at[l->nheld_at].func = func;
+	l->held_at[l->nheld_at].idx = idx;
+	l->held_at[l->nheld_at++].is_call = is_call;
+}
+
+static int cmp_func(const void *a, const void *b)
+{
+	return strcmp((*(struct pfunc *const *)a)->id,
+		      (*(struct pfunc *const *)b)->id);
+}
+
+static int cmp_lock(const void *a, const void *b)
+{
+	return strcmp((*(struct plock *const *)a)->id,
+		      (*(struct plock *const *)b)->id);
+}
+
+void classify_init(struct classify *c, struct prog *p, bool audit)
+{
+	struct fieldfns *fields = NULL, *ff, *tmp;
+	struct build b = { c, &fields, 0 };
+	struct pfunc *pf, *pft, **fv;
+	struct plock *pl, *plt, **lv;
+	unsigned i, j, k;
+
+	memset(c, 0, sizeof(*c));
+	c->p = p;
+	c->audit = audit;
+	c->stale = json_array();
+	/* sorted, so that results do not depend on hash order */
+	c->nlocks = HASH_COUNT(p->locks);
+	lv = xcalloc(c->nlocks + 1, sizeof(*lv));
+	i = 0;
+	HASH_ITER(hh, p->locks, pl, plt)
+		lv[i++] = pl;
+	qsort(lv, c->nlocks, sizeof(*lv), cmp_lock);
+	c->locks = xcalloc(c->nlocks + 1, sizeof(*c->locks));
+	for (i = 0; i < c->nlocks; i++) {
+		struct lidx *li = xcalloc(1, sizeof(*li));
+
+		c->locks[i].l = lv[i];
+		c->locks[i].by_func = c->locks[i].by_acq = -1;
+		c->locks[i].outer = -1;
+		li->id = lv[i]->id;
+		li->idx = i;
+		HASH_ADD_KEYPTR(hh, c->lmap, li->id, strlen(li->id), li);
+	}
+	free(lv);
+	c->nfuncs = HASH_COUNT(p->funcs);
+	fv = xcalloc(c->nfuncs + 1, sizeof(*fv));
+	i = 0;
+	HASH_ITER(hh, p->funcs, pf, pft)
+		fv[i++] = pf;
+	qsort(fv, c->nfuncs, sizeof(*fv), cmp_func);
+	c->funcs = xcalloc(c->nfuncs + 1, sizeof(*c->funcs));
+	for (i = 0; i < c->nfuncs; i++) {
+		struct fidx *fi = xcalloc(1, sizeof(*fi));
+
+		c->funcs[i].f = fv[i];
+		c->funcs[i].from_func = c->funcs[i].from_call = -1;
+		c->funcs[i].from_lock = -1;
+		fi->id = fv[i]->id;
+		fi->idx = i;
+		HASH_ADD_KEYPTR(hh, c->fmap, fi->id, strlen(fi->id), fi);
+	}
+	free(fv);
+	index_fnrefs(c, &fields);
+	for (i = 0; i < c->nfuncs; i++) {
+		b.func = i;
+		flow_run(p, c->funcs[i].f, build_cb, &b);
+		c->sleepy += c->funcs[i].sleeps;
+	}
+	/* where each lock is held */
+	for (i = 0; i < c->nfuncs; i++) {
+		struct cl_func *f = &c->funcs[i];
+
+		for (j = 0; j < f->nacqs; j++)
+			for (k = 0; k < f->acqs[j].nheld; k++)
+				add_held(&c->locks[f->acqs[j].held[k]], i, j,
+					 false);
+		for (j = 0; j < f->ncalls; j++)
+			for (k = 0; k < f->calls[j].nheld; k++)
+				add_held(&c->locks[f->calls[j].held[k]], i, j,
+					 true);
+	}
+	HASH_ITER(hh, fields, ff, tmp) {
+		HASH_DEL(fields, ff);
+		free(ff->fns);
+		free(ff);
+	}
+	c->queue = xcalloc(c->nfuncs + 1, sizeof(unsigned));
+}
+
+void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
+		  int from_func, int from_call, int from_lock)
+{
+	struct cl_func *f = &c->funcs[func];
+
+	if (f->cls != CL_NONE || f->sleeps)
+		return;
+	f->cls = cls;
+	f->from_func = from_func;
+	f->from_call = from_call;
+	f->from_lock = from_lock;
+	c->queue[c->qtail++] = func;
+}
+
+void mark_entry(struct classify *c, const char *id, enum lclass cls,
+		const char *why, const char *at)
+{
+	int fn = func_index(c, id);
+	struct cl_func *f;
+
+	if (fn < 0)
+		return;
+	f = &c->funcs[fn];
+	if (f->cls != CL_NONE || f->sleeps)
+		return;
+	f->why = xstrdup(why);
+	f->at = xstrdup(at ? at : "");
+	enqueue_func(c, fn, cls, -1, -1, -1);
+}
+
+static void on_spin(struct classify *c, unsigned lock)
+{
+	unsigned i;
+
+	for (i = 0; rules[i]; i++)
+		if (rules[i]->on_spin)
+			rules[i]->on_spin(c, lock);
+}
+
+void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
+		    int func, int acq, int outer)
+{
+	struct cl_lock *l = &c->locks[lock];
+
+	if (l->cls != CL_NONE || l->forced_convert)
+		return;
+	l->cls = cls;
+	l->by_func = func;
+	l->by_acq = acq;
+	l->outer = outer;
+	on_spin(c, lock);
+}
+
+void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
+	       const char *why, const char *at)
+{
+	struct cl_lock *l = &c->locks[lock];
+
+	if (l->cls != CL_NONE || l->forced_convert)
+		return;
+	l->why = xstrdup(why);
+	l->at = xstrdup(at ? at : "");
+	spin_lock_from(c, lock, cls, -1, -1, -1);
+}
+
+/* Visit queued functions: their locks spin, their callees are atomic. */
+void drain(struct classify *c)
+{
+	while (c->qhead < c->qtail) {
+		unsigned fn = c->queue[c->qhead++], i;
+		struct cl_func *f = &c->funcs[fn];
+
+		for (i = 0; i < f->nacqs; i++)
+			spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i, -1);
+		for (i = 0; i < f->ncalls; i++)
+			enqueue_func(c, f->calls[i].callee, f->cls, fn, i, -1);
+	}
+}
+
+void for_each_field_fn(struct classify *c, const char *field,
+		       void (*fn)(struct classify *c, json_t *ref, void *ctx),
+		       void *ctx)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(c->p->fnrefs, i, r) {
+		const char *f = json_string_value(json_object_get(r, "field"));
+		const char *how = json_string_value(json_object_get(r, "how"));
+
+		if (f && how && strcmp(how, "arg") && !strcmp(f, field))
+			fn(c, r, ctx);
+	}
+}
+
+void classify_run(struct classify *c)
+{
+	unsigned i;
+
+	/* the tree's own spinning locks, unless they are being audited */
+	for (i = 0; i < c->nlocks && !c->audit; i++)
+		if (c->locks[i].l->type == LT_RAW)
+			mark_lock(c, i, CL_RAW, "declared raw_spinlock_t",
+				  NULL);
+	drain(c);
+	for (i = 0; rules[i]; i++) {
+		if (rules[i]->seed)
+			rules[i]->seed(c);
+		drain(c);
+	}
+}
+
+void classify_free(struct classify *c)
+{
+	struct fidx *f, *ft;
+	struct lidx *l, *lt;
+	unsigned i, j;
+
+	for (i = 0; i < c->nfuncs; i++) {
+		for (j = 0; j < c->funcs[i].ncalls; j++)
+			free(c->funcs[i].calls[j].held);
+		for (j = 0; j < c->funcs[i].nacqs; j++)
+			free(c->funcs[i].acqs[j].held);
+		free(c->funcs[i].calls);
+		free(c->funcs[i].acqs);
+		free(c->funcs[i].why);
+		free(c->funcs[i].at);
+	}
+	for (i = 0; i < c->nlocks; i++) {
+		free(c->locks[i].held_at);
+		free(c->locks[i].why);
+		free(c->locks[i].at);
+	}
+	HASH_ITER(hh, c->fmap, f, ft) {
+		HASH_DEL(c->fmap, f);
+		free(f);
+	}
+	HASH_ITER(hh, c->lmap, l, lt) {
+		HASH_DEL(c->lmap, l);
+		free(l);
+	}
+	free(c->funcs);
+	free(c->locks);
+	free(c->queue);
+	json_decref(c->stale);
+}
+
+/* ---- evidence ---- */
+
+static void add_step(json_t *ev, const char *kind, const char *text,
+		     const char *at)
+{
+	json_array_append_new(ev, json_pack("{ssssss}", "kind", kind, "text",
+					    text, "at", at ? at : ""));
+}
+
+static void lock_chain(struct classify *c, unsigned lock, json_t *ev,
+		       int depth, int *ptrs);
+
+/* How a function came to run in atomic context, entry first. */
+static void func_chain(struct classify *c, unsigned fn, json_t *ev, int depth,
+		       int *ptrs)
+{
+	struct cl_func *f = &c->funcs[fn];
+	struct cl_call *cl;
+	char *text, *at;
+
+	if (f->from_func < 0) {
+		if (f->from_lock >= 0)
+			lock_chain(c, f->from_lock, ev, depth + 1, ptrs);
+		else
+			add_step(ev, "entry", f->why ? f->why : "", f->at);
+		return;
+	}
+	if (depth > 40) {
+		add_step(ev, "more", "...", NULL);
+		return;
+	}
+	cl = &c->funcs[f->from_func].calls[f->from_call];
+	at = xasprintf("%s:%d", c->funcs[f->from_func].f->file, cl->line);
+	if (f->from_lock >= 0) {
+		lock_chain(c, f->from_lock, ev, depth + 1, ptrs);
+		text = xasprintf("%s is held here", c->locks[f->from_lock].l->id);
+		add_step(ev, "held", text, at);
+		free(text);
+	} else if (c->funcs[f->from_func].cls != CL_NONE &&
+		   (cl->irqs_off || cl->preempt_off) == false) {
+		func_chain(c, f->from_func, ev, depth + 1, ptrs);
+	} else if (cl->irqs_off || cl->preempt_off) {
+		text = xasprintf("%s() has %s disabled here",
+				 c->funcs[f->from_func].f->name,
+				 cl->irqs_off ? "interrupts" : "preemption");
+		add_step(ev, "irqs-off", text, at);
+		free(text);
+	} else {
+		func_chain(c, f->from_func, ev, depth + 1, ptrs);
+	}
+	free(at);
+	if (cl->via)
+		(*ptrs)++;
+	text = cl->via ? xasprintf("%s() calls %s() through %s",
+				   c->funcs[f->from_func].f->name, f->f->name,
+				   cl->via)
+		       : xasprintf("%s() calls %s()",
+				   c->funcs[f->from_func].f->name, f->f->name);
+	at = xasprintf("%s:%d", c->funcs[f->from_func].f->file, cl->line);
+	add_step(ev, cl->via ? "ptr-call" : "call", text, at);
+	free(text);
+	free(at);
+}
+
+static void lock_chain(struct classify *c, unsigned lock, json_t *ev,
+		       int depth, int *ptrs)
+{
+	struct cl_lock *l = &c->locks[lock];
+	struct cl_acq *a;
+	char *text;
+
+	if (l->by_func < 0) {
+		text = xasprintf("%s: %s", l->l->id, l->why ? l->why : "");
+		add_step(ev, l->cls == CL_RAW ? "raw" : "seed", text, l->at);
+		free(text);
+		return;
+	}
+	if (depth > 8) {
+		add_step(ev, "more", "...", NULL);
+		return;
+	}
+	a = &c->funcs[l->by_func].acqs[l->by_acq];
+	if (l->outer >= 0) {
+		lock_chain(c, l->outer, ev, depth + 1, ptrs);
+		text = xasprintf("%s() takes %s while %s is held",
+				 c->funcs[l->by_func].f->name, l->l->id,
+				 c->locks[l->outer].l->id);
+	} else {
+		if (c->funcs[l->by_func].cls != CL_NONE &&
+		    !(l->cls == CL_IRQSOFF && (a->irqs_off || a->preempt_off)))
+			func_chain(c, l->by_func, ev, depth + 1, ptrs);
+		text = a->irqs_off || a->preempt_off
+			       ? xasprintf("%s() takes %s with %s disabled",
+					   c->funcs[l->by_func].f->name,
+					   l->l->id,
+					   a->irqs_off ? "interrupts"
+						       : "preemption")
+			       : xasprintf("%s() takes %s",
+					   c->funcs[l->by_func].f->name,
+					   l->l->id);
+	}
+	add_step(ev, "acquire", text, a->at);
+	free(text);
+}
+
+void classify_result(struct classify *c, unsigned lock, struct cl_result *r)
+{
+	struct cl_lock *l = &c->locks[lock];
+	int ptrs = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->id = l->l->id;
+	r->l = l->l;
+	r->cls = l->cls;
+	r->must_spin = l->cls != CL_NONE;
+	r->evidence = json_array();
+	if (!r->must_spin) {
+		r->confidence = l->nacqs ? "high" : "medium";
+		return;
+	}
+	lock_chain(c, lock, r->evidence, 0, &ptrs);
+	if (ptrs)
+		r->confidence = "low";
+	else if (json_array_size(r->evidence) <= 3)
+		r->confidence = "high";
+	else
+		r->confidence = "medium";
+}
+
+void classify_whitelist(struct classify *c, const struct whitelist *w)
+{
+	unsigned i;
+
+	c->nwhitelist = w->n;
+	for (i = 0; i < w->n; i++) {
+		const struct wl_entry *e = &w->v[i];
+		int l = lock_index(c, e->id);
+		char *why;
+
+		if (l < 0) {
+			json_array_append_new(c->stale,
+					      json_pack("{ssss}", "id", e->id,
+							"where", e->where));
+			continue;
+		}
+		if (!e->must_spin) {
+			c->locks[l].forced_convert = true;
+			continue;
+		}
+		why = xasprintf("whitelisted (%s): %s", e->cls, e->reason);
+		mark_lock(c, l, CL_WHITELIST, why, e->where);
+		free(why);
+	}
+	drain(c);
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The classifier: which locks must keep spinning on PREEMPT_RT.
+ *
+ * A lock may become a sleeping lock_t unless it is taken where a task
+ * cannot sleep.  The rules (tool/rules/, one file a class) seed functions
+ * that run in such a context (hard-irq handlers, irq_chip callbacks, the
+ * scheduler's class callbacks, low-level arch code) and acquisitions made
+ * with interrupts or preemption disabled by hand.  The engine propagates
+ * atomic context along the call graph (direct calls and calls through
+ * ops-table fields) and closes over nesting: a lock taken while a spinning
+ * lock is held spins too, and so does everything called under it.  Each
+ * function and lock is marked once, by the first context that reaches it,
+ * with the evidence that got there, so the closure is linear in the size
+ * of the call graph.  A function that sleeps outright (mutex_lock,
+ * might_sleep ...) stops the propagation: a correct kernel never calls it
+ * in atomic context.
+ */
+#ifndef RTLOCK_CLASSIFY_H
+#define RTLOCK_CLASSIFY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "prog.h"
+
+enum lclass {
+	CL_NONE = 0,
+	CL_RAW,		/* declared raw_spinlock_t (not in audit mode) */
+	CL_WHITELIST,	/* a reviewer decided */
+	CL_HARDIRQ,
+	CL_IRQCHIP,
+	CL_SCHED,
+	CL_ARCH,
+	CL_IRQSOFF,
+	CL_NESTED,
+	CL_NCLASSES,
+};
+const char *class_name(enum lclass c);
+enum lclass class_by_name(const char *name);
+
+/* One step of an evidence chain. */
+struct step {
+	const char *kind;	/* entry, call, ptr-call, held, acquire, ... */
+	char *text;		/* what happened, for a reviewer */
+	char *at;		/* file:line */
+};
+
+struct cl_func;
+struct cl_lock;
+
+struct classify {
+	struct prog *p;
+	bool audit;		/* raw_spinlock_t counts as undecided */
+	struct cl_func *funcs;
+	unsigned nfuncs;
+	struct cl_lock *locks;
+	unsigned nlocks;
+	struct fidx *fmap;	/* function id -> index */
+	struct lidx *lmap;	/* lock id -> index */
+	unsigned *queue;	/* functions to visit */
+	unsigned qhead, qtail;
+	json_t *stale;		/* whitelist entries matching no lock */
+	unsigned nwhitelist;
+	unsigned ptr_edges, sleepy;
+};
+
+/* Build the graph from a linked program. */
+void classify_init(struct classify *c, struct prog *p, bool audit);
+/* Apply a whitelist (parsed by whitelist.c); entries may force either way. */
+struct whitelist;
+void classify_whitelist(struct classify *c, const struct whitelist *w);
+/* Run every rule and the closure. */
+void classify_run(struct classify *c);
+void classify_free(struct classify *c);
+
+/* ---- for the rules ---- */
+
+/* Function @id runs in context @cls (an entry point): @why, @at. */
+void mark_entry(struct classify *c, const char *id, enum lclass cls,
+		const char *why, const char *at);
+/* Lock @lock must spin: @cls, with a one-step evidence. */
+void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
+	       const char *why, const char *at);
+/* Every function stored into @field ("struct irq_chip::irq_mask"). */
+void for_each_field_fn(struct classify *c, const char *field,
+		       void (*fn)(struct classify *c, json_t *ref, void *ctx),
+		       void *ctx);
+int func_index(struct classify *c, const char *id);
+
+/* ---- results ---- */
+struct cl_result {
+	const char *id;
+	const struct plock *l;
+	bool must_spin;
+	enum lclass cls;
+	const char *confidence;	/* high, medium, low */
+	json_t *evidence;	/* array of steps, new reference */
+};
+void classify_result(struct classify *c, unsigned lock, struct cl_result *r);
+
+#endif

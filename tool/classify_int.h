@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The classifier's graph, shared by the engine and the rules. */
+#ifndef RTLOCK_CLASSIFY_INT_H
+#define RTLOCK_CLASSIFY_INT_H
+
+#include "classify.h"
+
+/* A call, with the state it is made in. */
+struct cl_call {
+	unsigned callee;
+	int line;
+	const char *via;	/* the field of an indirect call, or NULL */
+	bool irqs_off, preempt_off;
+	unsigned *held;		/* lock indexes that may be held */
+	unsigned nheld;
+};
+
+/* An acquisition of a lock (lock, trylock, condlock). */
+struct cl_acq {
+	unsigned lock;
+	int line;
+	const char *at;		/* where the API name is written */
+	const char *api;
+	bool irqs_off, preempt_off;
+	unsigned *held;
+	unsigned nheld;
+};
+
+struct cl_func {
+	struct pfunc *f;
+	struct cl_call *calls;
+	unsigned ncalls, acalls;
+	struct cl_acq *acqs;
+	unsigned nacqs, aacqs;
+	bool sleeps;		/* calls a sleeping primitive outright */
+	/* the atomic context that reached it first, and from where */
+	enum lclass cls;
+	int from_func, from_call, from_lock;
+	char *why, *at;		/* for an entry */
+};
+
+/* Where a lock is held: at an acquisition or at a call. */
+struct cl_held {
+	unsigned func, idx;
+	bool is_call;
+};
+
+struct cl_lock {
+	struct plock *l;
+	enum lclass cls;	/* CL_NONE: converts */
+	int by_func, by_acq;	/* the acquisition that made it spin */
+	int outer;		/* nested: the spinning lock held, or -1 */
+	char *why, *at;		/* seeded: raw, whitelist */
+	bool forced_convert;	/* a reviewer said it may sleep */
+	struct cl_held *held_at;
+	unsigned nheld_at, aheld_at;
+	unsigned nacqs;
+};
+
+void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
+		  int from_func, int from_call, int from_lock);
+/* Lock @lock spins because of acquisition @acq of @func (or @outer). */
+void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
+		    int func, int acq, int outer);
+void drain(struct classify *c);
+
+#endif

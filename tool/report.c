@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "report.h"
+
+#include "classify_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "version.h"
+
+static json_int_t jint(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static void count(json_t *obj, const char *key)
+{
+	json_object_set_new(obj, key, json_integer(jint(obj, key) + 1));
+}
+
+json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
+{
+	json_t *locks = json_array(), *by_class = json_object(), *rep, *sum;
+	unsigned i, must = 0;
+
+	for (i = 0; i < c->nlocks; i++) {
+		struct cl_result r;
+		json_t *o;
+
+		classify_result(c, i, &r);
+		o = json_pack("{sssssssssisisssssssO}", "id", r.id, "type",
+			      lock_type_name(r.l->type), "kind", r.l->kind,
+			      "file", r.l->file, "line", r.l->line, "sites",
+			      (int)r.l->nsites, "verdict",
+			      r.must_spin ? "must-spin" : "convert", "class",
+			      class_name(r.cls), "confidence", r.confidence,
+			      "evidence", r.evidence);
+		if (c->locks[i].forced_convert)
+			json_object_set_new(o, "whitelist", json_string("convert"));
+		json_array_append_new(locks, o);
+		json_decref(r.evidence);
+		count(by_class, class_name(r.cls));
+		must += r.must_spin;
+	}
+	sum = json_object_get(inv, "summary");
+	rep = json_pack(
+		"{sssss{sssssbsbss}s{sisosisisisisisisisi}sO}", "schema",
+		"rtlock-classify-1", "tool", RTLOCK_VERSION, "tree", "root",
+		s->tree.root, "version", s->tree.version, "has_raw_spinlock",
+		s->tree.has_raw, "has_rt_substitution", s->tree.has_rt_subst,
+		"mode", c->audit ? "audit" : "classify", "summary", "locks",
+		(int)c->nlocks, "by_class", by_class, "must_spin", must,
+		"convert", c->nlocks - must, "whitelist_entries", c->nwhitelist,
+		"whitelist_stale", (int)json_array_size(c->stale),
+		"api_sites", (int)jint(sum, "api_sites"), "unresolved_sites",
+		(int)(jint(sum, "api_sites") - jint(sum, "api_sites_resolved")),
+		"parse_failures", (int)jint(sum, "failed"), "parse_errors",
+		(int)jint(sum, "with_errors"), "stale", c->stale);
+	json_object_set_new(rep, "locks", locks);
+	return rep;
+}
+
+json_t *report_diff(json_t *old, json_t *cur)
+{
+	json_t *added = json_array(), *removed = json_array();
+	json_t *flipped = json_array(), *o, *n, *seen = json_object();
+	size_t i;
+
+	json_array_foreach(json_object_get(old, "locks"), i, o)
+		json_object_set(seen, jstr(o, "id"), o);
+	json_array_foreach(json_object_get(cur, "locks"), i, n) {
+		o = json_object_get(seen, jstr(n, "id"));
+		if (!o)
+			json_array_append_new(added, json_string(jstr(n, "id")));
+		else if (strcmp(jstr(o, "verdict"), jstr(n, "verdict")))
+			json_array_append_new(
+				flipped,
+				json_pack("{ssssss}", "id", jstr(n, "id"),
+					  "from", jstr(o, "verdict"), "to",
+					  jstr(n, "verdict")));
+		if (o)
+			json_object_del(seen, jstr(n, "id"));
+	}
+	{
+		const char *k;
+		json_t *v;
+
+		json_object_foreach(seen, k, v)
+			json_array_append_new(removed, json_string(k));
+	}
+	json_decref(seen);
+	return json_pack("{sssososo}", "since",
+			 jstr(json_object_get(old, "tree"), "version"), "added",
+			 added, "removed", removed, "flipped", flipped);
+}
+
+void report_text(json_t *rep, FILE *out)
+{
+	json_t *sum = json_object_get(rep, "summary"), *v, *diff;
+	const char *k;
+	size_t i;
+
+	fprintf(out, "classify: linux %s, %d locks: %d must spin, %d convert\n",
+		jstr(json_object_get(rep, "tree"), "version"),
+		(int)jint(sum, "locks"), (int)jint(sum, "must_spin"),
+		(int)jint(sum, "convert"));
+	fprintf(out, "  by class:");
+	json_object_foreach(json_object_get(sum, "by_class"), k, v)
+		fprintf(out, " %s %d", k, (int)json_integer_value(v));
+	fprintf(out, "\n  whitelist: %d entries, %d stale; unresolved API sites: "
+		     "%d; files not parsed: %d\n",
+		(int)jint(sum, "whitelist_entries"),
+		(int)jint(sum, "whitelist_stale"),
+		(int)jint(sum, "unresolved_sites"),
+		(int)jint(sum, "parse_failures"));
+	json_array_foreach(json_object_get(sum, "stale"), i, v)
+		fprintf(out, "  stale whitelist entry %s: %s\n", jstr(v, "where"),
+			jstr(v, "id"));
+	diff = json_object_get(rep, "since");
+	if (diff)
+		fprintf(out, "  since %s: %d new, %d removed, %d flipped\n",
+			jstr(diff, "since"),
+			(int)json_array_size(json_object_get(diff, "added")),
+			(int)json_array_size(json_object_get(diff, "removed")),
+			(int)json_array_size(json_object_get(diff, "flipped")));
+}
+
+/* ---- audit ---- */
+
+struct tally {
+	int tp, fp, fn, tn;
+};
+
+static void tally_add(json_t *obj, const char *key, int which)
+{
+	json_t *t = json_object_get(obj, key);
+
+	if (!t) {
+		t = json_pack("{sisisisi}", "tp", 0, "fp", 0, "fn", 0, "tn", 0);
+		json_object_set_new(obj, key, t);
+	}
+	count(t, which == 0 ? "tp" : which == 1 ? "fp" : which == 2 ? "fn"
+								     : "tn");
+}
+
+static void rates(json_t *t)
+{
+	double tp = jint(t, "tp"), fp = jint(t, "fp"), fn = jint(t, "fn");
+
+	json_object_set_new(t, "precision",
+			    tp + fp ? json_real(tp / (tp + fp)) : json_null());
+	json_object_set_new(t, "recall",
+			    tp + fn ? json_real(tp / (tp + fn)) : json_null());
+}
+
+json_t *audit_json(json_t *rep)
+{
+	json_t *all = json_object(), *by_class = json_object();
+	json_t *by_dir = json_object(), *missed = json_array();
+	json_t *extra = json_array(), *l, *t;
+	const char *k;
+	size_t i;
+
+	json_array_foreach(json_object_get(rep, "locks"), i, l) {
+		bool raw = !strcmp(jstr(l, "type"), "raw_spinlock_t");
+		bool spin = !strcmp(jstr(l, "verdict"), "must-spin");
+		int which = raw ? (spin ? 0 : 2) : (spin ? 1 : 3);
+		char dir[128];
+
+		snprintf(dir, sizeof(dir), "%.*s",
+			 (int)strcspn(jstr(l, "file"), "/"), jstr(l, "file"));
+		tally_add(all, "all", which);
+		tally_add(by_dir, dir, which);
+		if (spin)
+			tally_add(by_class, jstr(l, "class"), which);
+		if (which == 2)
+			json_array_append_new(
+				missed, json_pack("{sssssi}", "id", jstr(l, "id"),
+						  "file", jstr(l, "file"),
+						  "line", (int)jint(l, "line")));
+		else if (which == 1)
+			json_array_append_new(
+				extra,
+				json_pack("{sssssisssO}", "id", jstr(l, "id"),
+					  "file", jstr(l, "file"), "line",
+					  (int)jint(l, "line"), "class",
+					  jstr(l, "class"), "evidence",
+					  json_object_get(l, "evidence")));
+	}
+	t = json_incref(json_object_get(all, "all"));
+	json_decref(all);
+	if (!t)
+		t = json_pack("{sisisisi}", "tp", 0, "fp", 0, "fn", 0, "tn", 0);
+	rates(t);
+	json_object_foreach(by_class, k, l)
+		rates(l);
+	json_object_foreach(by_dir, k, l)
+		rates(l);
+	return json_pack("{sssosososososo}", "schema", "rtlock-audit-1",
+			 "tree", json_incref(json_object_get(rep, "tree")),
+			 "overall", t, "by_class", by_class, "by_dir", by_dir,
+			 "raw_but_convert", missed, "spin_but_must_spin", extra);
+}
+
+static void rate_line(FILE *out, const char *name, json_t *t)
+{
+	json_t *p = json_object_get(t, "precision"), *r = json_object_get(t, "recall");
+
+	fprintf(out, "  %-12s %5d %5d %5d  ", name, (int)jint(t, "tp"),
+		(int)jint(t, "fp"), (int)jint(t, "fn"));
+	if (json_is_real(p))
+		fprintf(out, "%9.2f", json_real_value(p));
+	else
+		fprintf(out, "%9s", "-");
+	if (json_is_real(r))
+		fprintf(out, "%8.2f\n", json_real_value(r));
+	else
+		fprintf(out, "%8s\n", "-");
+}
+
+void audit_text(json_t *a, FILE *out)
+{
+	const char *k;
+	json_t *t;
+
+	fprintf(out, "audit: must-spin verdicts against the tree's own "
+		     "raw_spinlock_t (linux %s)\n",
+		jstr(json_object_get(a, "tree"), "version"));
+	fprintf(out, "  %-12s %5s %5s %5s  %9s %7s\n", "", "TP", "FP", "FN",
+		"precision", "recall");
+	rate_line(out, "overall", json_object_get(a, "overall"));
+	fprintf(out, "  by class of the verdict:\n");
+	json_object_foreach(json_object_get(a, "by_class"), k, t)
+		rate_line(out, k, t);
+	fprintf(out, "  by top-level folder:\n");
+	json_object_foreach(json_object_get(a, "by_dir"), k, t)
+		rate_line(out, k, t);
+	fprintf(out, "  %d raw locks the classifier would convert, %d spinlock_t "
+		     "it says must spin (lists in audit.json)\n",
+		(int)json_array_size(json_object_get(a, "raw_but_convert")),
+		(int)json_array_size(json_object_get(a, "spin_but_must_spin")));
+}
+
+/* ---- HTML ---- */
+
+static void html_escape(struct sb *sb, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			sb_adds(sb, "&lt;");
+			break;
+		case '>':
+			sb_adds(sb, "&gt;");
+			break;
+		case '&':
+			sb_adds(sb, "&amp;");
+			break;
+		case '"':
+			sb_adds(sb, "&quot;");
+			break;
+		default:
+			sb_add(sb, s, 1);
+		}
+	}
+}
+
+/* JSON inside <script>: "</" must not close the element. */
+static void script_json(struct sb *sb, json_t *j)
+{
+	char *s = json_dumps(j, JSON_COMPACT), *p;
+
+	for (p = s; *p; p++) {
+		if (p[0] == '<' && p[1] == '/')
+			sb_adds(sb, "<\\/"), p++;
+		else
+			sb_add(sb, p, 1);
+	}
+	free(s);
+}
+
+static const char html_head[] =
+	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	"<title>rtlock classification</title>\n<style>\n"
+	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}\n"
+	"table{border-collapse:collapse;margin:.5em 0}\n"
+	"th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;"
+	"vertical-align:top}\n"
+	"th{background:#eee;cursor:pointer;user-select:none}\n"
+	"td.n{text-align:right}\n"
+	".must-spin{color:#a00;font-weight:600}.convert{color:#070}\n"
+	"ol.ev{margin:0;padding-left:1.4em;font-size:12px}\n"
+	"code{font-size:12px}\n#filter{width:30em;padding:4px}\n"
+	"</style></head><body>\n";
+
+static const char html_script[] =
+	"<script>\n"
+	"const rep = JSON.parse(document.getElementById('data').textContent);\n"
+	"const tbody = document.querySelector('#locks tbody');\n"
+	"let rows = rep.locks, key = 'id', asc = true;\n"
+	"function esc(s){return String(s).replace(/[&<>\"]/g,"
+	"c=>({'&':'&amp;','<':'&lt;','>':'&gt;','\"':'&quot;'}[c]));}\n"
+	"function render(){\n"
+	" const f = document.getElementById('filter').value.toLowerCase();\n"
+	" const v = document.getElementById('verdict').value;\n"
+	" const shown = rows.filter(l => (!v || l.verdict === v) &&\n"
+	"  (!f || (l.id + ' ' + l.class + ' ' + l.file).toLowerCase()"
+	".includes(f)));\n"
+	" shown.sort((a,b) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0)"
+	" * (asc ? 1 : -1));\n"
+	" tbody.innerHTML = shown.map(l => '<tr><td><code>' + esc(l.id) +"
+	" '</code></td><td>' + esc(l.type) + '</td><td class=\"' + l.verdict +"
+	" '\">' + l.verdict + '</td><td>' + esc(l.class) + '</td><td>' +"
+	" esc(l.confidence) + '</td><td><a href=\"' + esc(rep.tree.root + '/' +"
+	" l.file) + '\">' + esc(l.file + ':' + l.line) + '</a></td><td"
+	" class=\"n\">' + l.sites + '</td><td><ol class=\"ev\">' +"
+	" l.evidence.map(s => '<li>' + esc(s.text) + (s.at ? ' <code>' +"
+	" esc(s.at) + '</code>' : '') + '</li>').join('') + '</ol></td></tr>')"
+	".join('');\n"
+	" document.getElementById('count').textContent = shown.length + ' of ' +"
+	" rows.length + ' locks';\n"
+	"}\n"
+	"document.querySelectorAll('#locks th').forEach(th => th.onclick = () =>"
+	" { asc = key === th.dataset.k ? !asc : true; key = th.dataset.k;"
+	" render(); });\n"
+	"document.getElementById('filter').oninput = render;\n"
+	"document.getElementById('verdict').onchange = render;\n"
+	"render();\n"
+	"</script>\n";
+
+char *report_html(json_t *rep)
+{
+	struct sb sb = SB_INIT;
+	json_t *sum = json_object_get(rep, "summary"), *v, *diff;
+	const char *k;
+	size_t i;
+
+	sb_adds(&sb, html_head);
+	sb_adds(&sb, "<h1>rtlock: spinlock classification of linux ");
+	html_escape(&sb, jstr(json_object_get(rep, "tree"), "version"));
+	sb_adds(&sb, "</h1>\n<table id=\"summary\"><tr><th>locks</th><th>must "
+		     "spin</th><th>convert</th><th>whitelist entries</th>"
+		     "<th>stale entries</th><th>unresolved API sites</th>"
+		     "<th>files not parsed</th><th>files with errors</th></tr>\n");
+	sb_addf(&sb, "<tr><td class=\"n\">%d</td><td class=\"n\">%d</td><td "
+		     "class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">"
+		     "%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
+		     "<td class=\"n\">%d</td></tr></table>\n",
+		(int)jint(sum, "locks"), (int)jint(sum, "must_spin"),
+		(int)jint(sum, "convert"), (int)jint(sum, "whitelist_entries"),
+		(int)jint(sum, "whitelist_stale"),
+		(int)jint(sum, "unresolved_sites"),
+		(int)jint(sum, "parse_failures"), (int)jint(sum, "parse_errors"));
+	sb_adds(&sb, "<table id=\"classes\"><tr><th>class</th><th>locks</th></tr>\n");
+	json_object_foreach(json_object_get(sum, "by_class"), k, v) {
+		sb_adds(&sb, "<tr><td>");
+		html_escape(&sb, k);
+		sb_addf(&sb, "</td><td class=\"n\">%d</td></tr>\n",
+			(int)json_integer_value(v));
+	}
+	sb_adds(&sb, "</table>\n");
+	json_array_foreach(json_object_get(sum, "stale"), i, v) {
+		sb_adds(&sb, "<p>Stale whitelist entry ");
+		html_escape(&sb, jstr(v, "where"));
+		sb_adds(&sb, ": <code>");
+		html_escape(&sb, jstr(v, "id"));
+		sb_adds(&sb, "</code></p>\n");
+	}
+	diff = json_object_get(rep, "since");
+	if (diff) {
+		sb_adds(&sb, "<h2>Since ");
+		html_escape(&sb, jstr(diff, "since"));
+		sb_addf(&sb, "</h2><p>%d new locks, %d removed, %d verdicts "
+			     "flipped</p>\n<ul>",
+			(int)json_array_size(json_object_get(diff, "added")),
+			(int)json_array_size(json_object_get(diff, "removed")),
+			(int)json_array_size(json_object_get(diff, "flipped")));
+		json_array_foreach(json_object_get(diff, "flipped"), i, v) {
+			sb_adds(&sb, "<li><code>");
+			html_escape(&sb, jstr(v, "id"));
+			sb_addf(&sb, "</code>: %s &rarr; %s</li>", jstr(v, "from"),
+				jstr(v, "to"));
+		}
+		sb_adds(&sb, "</ul>\n");
+	}
+	sb_adds(&sb, "<p><input id=\"filter\" placeholder=\"filter by lock, class "
+		     "or file\"> <select id=\"verdict\"><option value=\"\">all"
+		     "</option><option>must-spin</option><option>convert"
+		     "</option></select> <span id=\"count\"></span></p>\n"
+		     "<table id=\"locks\"><thead><tr><th data-k=\"id\">lock</th>"
+		     "<th data-k=\"type\">type</th><th data-k=\"verdict\">verdict"
+		     "</th><th data-k=\"class\">class</th><th data-k="
+		     "\"confidence\">confidence</th><th data-k=\"file\">declared"
+		     "</th><th data-k=\"sites\">sites</th><th>evidence</th></tr>"
+		     "</thead><tbody></tbody></table>\n"
+		     "<script type=\"application/json\" id=\"data\">");
+	script_json(&sb, rep);
+	sb_adds(&sb, "</script>\n");
+	sb_adds(&sb, html_script);
+	sb_adds(&sb, "</body></html>\n");
+	return sb.buf;
+}

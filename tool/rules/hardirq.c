@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hardirq: code that runs in hard interrupt context even on PREEMPT_RT,
+ * where interrupt handlers are force-threaded: handlers requested with
+ * IRQF_NO_THREAD, IRQF_TIMER, IRQF_PERCPU or IRQF_ONESHOT (the primary
+ * handler; irq_setup_forced_threading() leaves those alone), per-cpu irqs,
+ * NMI handlers, chained and flow handlers, hard irq_work, IPI callbacks
+ * (smp_call_function and friends), hrtimers in a _HARD mode and
+ * clockevent device callbacks.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules.h"
+
+static const char *const unthreaded[] = {
+	"IRQF_NO_THREAD", "IRQF_TIMER", "IRQF_PERCPU", "IRQF_ONESHOT", NULL,
+};
+
+static const char *const clockevent_fields[] = {
+	"struct clock_event_device::event_handler",
+	"struct clock_event_device::set_next_event",
+	"struct clock_event_device::set_next_ktime",
+	"struct clock_event_device::set_state_oneshot",
+	"struct clock_event_device::set_state_periodic",
+	"struct clock_event_device::set_state_shutdown",
+	"struct clock_event_device::set_state_oneshot_stopped",
+	"struct clock_event_device::tick_resume",
+	"struct clock_event_device::broadcast",
+	NULL,
+};
+
+static void entry(struct classify *c, json_t *r, const char *fn,
+		  const char *why)
+{
+	char at[512], text[512];
+
+	snprintf(at, sizeof(at), "%s:%d", jstr(r, "file"),
+		 (int)json_integer_value(json_object_get(r, "line")));
+	snprintf(text, sizeof(text), "%s() %s", fn, why);
+	mark_entry(c, fn, CL_HARDIRQ, text, at);
+}
+
+static bool mode_is_hard(json_t *words)
+{
+	size_t i;
+	json_t *w;
+
+	json_array_foreach(words, i, w)
+		if (strstr(json_string_value(w), "HARD"))
+			return true;
+	return false;
+}
+
+/* hrtimer_init(&x->timer, clock, HRTIMER_MODE_*_HARD); x->timer.function = f */
+static void hard_timer(struct classify *c, json_t *ref, void *ctx)
+{
+	json_t *init = ctx;
+	const char *obj = jstr(ref, "obj");
+
+	if (*obj && !strcmp(obj, jstr(init, "obj")))
+		entry(c, ref, jstr(ref, "fn"),
+		      "is the callback of an hrtimer in a _HARD mode");
+}
+
+static void clockevent(struct classify *c, json_t *ref, void *ctx)
+{
+	(void)ctx;
+	entry(c, ref, jstr(ref, "fn"),
+	      "is a clock_event_device callback (timer interrupt)");
+}
+
+/* register_nmi_handler() fills a struct nmiaction */
+static void nmi_action(struct classify *c, json_t *ref, void *ctx)
+{
+	(void)ctx;
+	entry(c, ref, jstr(ref, "fn"), "is an NMI handler (struct nmiaction)");
+}
+
+static void irq_work_fn(struct classify *c, json_t *ref, void *ctx)
+{
+	(void)ctx;
+	if (strstr(jstr(ref, "macro"), "HARD"))
+		entry(c, ref, jstr(ref, "fn"),
+		      "is a hard irq_work (IRQ_WORK_INIT_HARD)");
+}
+
+static void hardirq_seed(struct classify *c)
+{
+	size_t i;
+	json_t *r;
+	unsigned j;
+
+	json_array_foreach(c->p->regs, i, r) {
+		const char *role = jstr(r, "role"), *fn = jstr(r, "fn");
+		char why[256];
+
+		if (!strcmp(role, "irq")) {
+			if (words_have(json_object_get(r, "flags"), unthreaded)) {
+				snprintf(why, sizeof(why),
+					 "is requested by %s() with flags that "
+					 "keep it out of an irq thread",
+					 jstr(r, "api"));
+				entry(c, r, fn, why);
+			}
+		} else if (!strcmp(role, "percpu_irq") || !strcmp(role, "nmi") ||
+			   !strcmp(role, "chained") || !strcmp(role, "flow") ||
+			   !strcmp(role, "irq_work_hard") ||
+			   !strcmp(role, "ipi")) {
+			snprintf(why, sizeof(why), "is registered by %s() (%s)",
+				 jstr(r, "api"), role);
+			entry(c, r, fn, why);
+			if (!strcmp(role, "ipi") && json_object_get(r, "fn2"))
+				entry(c, r, jstr(r, "fn2"),
+				      "is an IPI condition callback");
+		} else if (!strcmp(role, "hrtimer_init") &&
+			   mode_is_hard(json_object_get(r, "flags"))) {
+			for_each_field_fn(c, "struct hrtimer::function",
+					  hard_timer, r);
+		} else if (!strcmp(role, "hrtimer") &&
+			   mode_is_hard(json_object_get(r, "flags"))) {
+			entry(c, r, fn, "is set up as a _HARD hrtimer callback");
+		}
+	}
+	for (j = 0; clockevent_fields[j]; j++)
+		for_each_field_fn(c, clockevent_fields[j], clockevent, NULL);
+	for_each_field_fn(c, "struct nmiaction::handler", nmi_action, NULL);
+	for_each_field_fn(c, "struct irq_work::func", irq_work_fn, NULL);
+}
+
+const struct rule rule_hardirq = {
+	.name = "hardirq",
+	.cls = CL_HARDIRQ,
+	.help = "reachable from a hard interrupt entry that is not threaded",
+	.seed = hardirq_seed,
+};

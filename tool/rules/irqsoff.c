@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqs-off: locks taken, and functions called, where interrupts or
+ * preemption were disabled by hand (local_irq_save, preempt_disable,
+ * get_cpu ...), not by the lock's own _irq/_irqsave form, which on
+ * PREEMPT_RT leaves interrupts on.  stop_machine() callbacks run with
+ * interrupts off too.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules.h"
+
+static void irqsoff_seed(struct classify *c)
+{
+	size_t i;
+	unsigned f, j;
+	json_t *r;
+
+	json_array_foreach(c->p->regs, i, r) {
+		char at[512], why[512];
+
+		if (strcmp(jstr(r, "role"), "stop_machine"))
+			continue;
+		snprintf(at, sizeof(at), "%s:%d", jstr(r, "file"),
+			 (int)json_integer_value(json_object_get(r, "line")));
+		snprintf(why, sizeof(why),
+			 "%s() runs under %s() with interrupts off",
+			 jstr(r, "fn"), jstr(r, "api"));
+		mark_entry(c, jstr(r, "fn"), CL_IRQSOFF, why, at);
+	}
+	for (f = 0; f < c->nfuncs; f++) {
+		struct cl_func *fn = &c->funcs[f];
+
+		for (j = 0; j < fn->nacqs; j++)
+			if (fn->acqs[j].irqs_off || fn->acqs[j].preempt_off)
+				spin_lock_from(c, fn->acqs[j].lock, CL_IRQSOFF,
+					       f, j, -1);
+		for (j = 0; j < fn->ncalls; j++)
+			if (fn->calls[j].irqs_off || fn->calls[j].preempt_off)
+				enqueue_func(c, fn->calls[j].callee, CL_IRQSOFF,
+					     f, j, -1);
+	}
+}
+
+const struct rule rule_irqsoff = {
+	.name = "irqs-off",
+	.cls = CL_IRQSOFF,
+	.help = "interrupts or preemption disabled by hand",
+	.seed = irqsoff_seed,
+};

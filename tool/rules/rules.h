@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Classification rules, one file a context class, registered in rules.c
+ * (like sparse's checks): adding a rule is adding a file and a line.
+ *
+ * seed() marks the functions that run in the rule's context, or the
+ * acquisitions made in it; on_spin() is called each time a lock becomes a
+ * spinning lock (the nesting closure).  The engine (classify.c) does the
+ * propagation along the call graph.
+ */
+#ifndef RTLOCK_RULES_H
+#define RTLOCK_RULES_H
+
+#include "../classify_int.h"
+
+struct rule {
+	const char *name;
+	enum lclass cls;
+	const char *help;
+	void (*seed)(struct classify *c);
+	void (*on_spin)(struct classify *c, unsigned lock);
+};
+
+extern const struct rule rule_hardirq, rule_irqchip, rule_sched, rule_arch,
+	rule_irqsoff, rule_nesting;
+
+/* In the order they run: the first context that reaches a lock names it. */
+extern const struct rule *const rules[];
+
+/* Helpers shared by the rules. */
+bool words_have(json_t *words, const char *const *names);
+const char *jstr(json_t *o, const char *key);
+
+#endif

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched: the scheduler core runs its class callbacks (struct sched_class)
+ * with the runqueue lock held and interrupts off; the tick
+ * (scheduler_tick) runs in the timer interrupt.  Locks the scheduler takes
+ * under rq->lock are caught by the nesting closure once rq->__lock spins;
+ * this rule names the callbacks themselves, so that a tree where rq->lock
+ * is being audited still sees them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules.h"
+
+static void class_fn(struct classify *c, json_t *ref, void *ctx)
+{
+	char at[512], why[512];
+
+	(void)ctx;
+	snprintf(at, sizeof(at), "%s:%d", jstr(ref, "file"),
+		 (int)json_integer_value(json_object_get(ref, "line")));
+	snprintf(why, sizeof(why),
+		 "%s() is %s of %s (runs with the runqueue lock held)",
+		 jstr(ref, "fn"), jstr(ref, "field"), jstr(ref, "obj"));
+	mark_entry(c, jstr(ref, "fn"), CL_SCHED, why, at);
+}
+
+static void sched_seed(struct classify *c)
+{
+	struct strset fields = { 0 };
+	size_t i;
+	json_t *r;
+	unsigned j;
+
+	json_array_foreach(c->p->fnrefs, i, r)
+		if (!strncmp(jstr(r, "field"), "struct sched_class::", 20))
+			strset_add(&fields, jstr(r, "field"));
+	for (j = 0; j < fields.n; j++)
+		for_each_field_fn(c, fields.v[j], class_fn, NULL);
+	strset_free(&fields);
+	mark_entry(c, "scheduler_tick", CL_SCHED,
+		   "scheduler_tick() runs from the timer interrupt", NULL);
+	mark_entry(c, "__schedule", CL_SCHED,
+		   "__schedule() runs with interrupts and preemption off",
+		   NULL);
+}
+
+const struct rule rule_sched = {
+	.name = "sched",
+	.cls = CL_SCHED,
+	.help = "scheduler class callbacks and the scheduler core",
+	.seed = sched_seed,
+};
