@@ -12,6 +12,7 @@
 #include "progress.h"
 #include "util.h"
 #include "version.h"
+#include "facts-version.h"
 
 struct job_ctx {
 	struct scan *s;
@@ -104,14 +105,9 @@ static void make_salt(struct scan *s, const char *prelude_hash)
 	struct hasher h;
 	int i;
 
-	char self[HASH_HEX];
-
-	/* any rebuild of the tool invalidates the facts it made */
-	if (hash_file("/proc/self/exe", self) < 0)
-		strcpy(self, RTLOCK_VERSION);
+	/* the extractor's own sources: a change there invalidates facts */
 	hasher_init(&h);
-	hasher_adds(&h, RTLOCK_VERSION);
-	hasher_adds(&h, self);
+	hasher_adds(&h, RTLOCK_FACTS_HASH);
 	hasher_adds(&h, "rtlock-facts-1");
 	hasher_adds(&h, s->tree.root);
 	for (i = 0; i < s->kb.nargs; i++)
