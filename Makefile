@@ -85,7 +85,7 @@ deps:
 
 DEMO_OUT ?= rtlock-out/demo
 demo: deps tool/rtlock
-	tool/rtlock scan -C $(DEMO_OUT)/cache -o $(DEMO_OUT) tests/fixtures/linux-mini
+	tool/rtlock classify -C $(DEMO_OUT)/cache -o $(DEMO_OUT) tests/fixtures/linux-mini
 
 test: deps tool/rtlock tests/unit/run-unit tests/e2e/run-e2e
 	tests/unit/run-unit
