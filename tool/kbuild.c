@@ -27,31 +27,6 @@ static void add_arg(struct kbuild *kb, const char *a)
 	kb->args[kb->nargs++] = xstrdup(a);
 }
 
-/* Run a command, output to @log; returns its exit status or -1. */
-static int run(char *const argv[], const char *log)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		FILE *f = fopen(log, "a");
-
-		if (f) {
-			dup2(fileno(f), 1);
-			dup2(fileno(f), 2);
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static const char *resource_include(void)
 {
 	static char path[512];
@@ -155,7 +130,8 @@ static int prepare(struct kbuild *kb, const struct tree *t, const char *config,
 	if (verbose)
 		fprintf(stderr, "rtlock: kbuild %s prepare in %s\n", config,
 			kb->objdir);
-	if (run(mk1, log) || run(edit, log) || run(mk2, log))
+	if (run_command(mk1, NULL, log) || run_command(edit, NULL, log) ||
+	    run_command(mk2, NULL, log))
 		error("kbuild '%s prepare' failed in %s: see %s", config,
 		      kb->objdir, log);
 	else

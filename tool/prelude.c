@@ -42,29 +42,6 @@ static const char *clang_binary(void)
 	return NULL;
 }
 
-static int run_clang(char **argv, const char *log)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		FILE *f = fopen(log, "w");
-
-		if (f) {
-			dup2(fileno(f), 1);
-			dup2(fileno(f), 2);
-		}
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* Hash the prelude's text and every file the -MF dependency list names. */
 static void hash_deps(struct prelude *p, struct cache *c, const char *depfile,
 		      const char *text)
@@ -135,7 +112,8 @@ int prelude_build(struct prelude *p, const struct tree *t,
 	argv[n++] = p->header;
 	argv[n++] = "-o";
 	argv[n++] = tmp;
-	rc = run_clang(argv, log);
+	unlink(log);
+	rc = run_command(argv, NULL, log);
 	free(argv);
 	if (rc || rename(tmp, p->pch) < 0) {
 		warning("prelude PCH failed (see %s): parsing without it", log);

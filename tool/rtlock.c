@@ -85,24 +85,15 @@ static const char *default_cache(void)
 	return buf;
 }
 
-/* whitelist/ next to the tool (tool/rtlock -> ../whitelist), if any. */
+/* whitelist/ of the rtlock checkout, or $RTLOCK_WHITELIST. */
 static const char *default_whitelist(void)
 {
 	static char buf[4096];
 	const char *env = getenv("RTLOCK_WHITELIST");
-	ssize_t n;
-	char *slash;
 
 	if (env)
 		return *env ? env : NULL;
-	n = readlink("/proc/self/exe", buf, sizeof(buf) - 32);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return NULL;
-	strcpy(slash, "/../whitelist");
+	snprintf(buf, sizeof(buf), "%s/whitelist", rtlock_home());
 	return is_dir(buf) ? buf : NULL;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -336,4 +337,59 @@ long peak_rss_kib(void)
 	getrusage(RUSAGE_CHILDREN, &kids);
 	return self.ru_maxrss > kids.ru_maxrss ? self.ru_maxrss
 					       : kids.ru_maxrss;
+}
+
+int run_command(char *const argv[], const char *cwd, const char *log)
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (log) {
+			int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+				close(fd);
+			}
+		}
+		if (cwd && chdir(cwd) < 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+const char *rtlock_home(void)
+{
+	static char buf[4096];
+	ssize_t n;
+	char *slash;
+
+	if (buf[0])
+		return buf;
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return strcpy(buf, ".");
+	buf[n] = '\0';
+	/* .../tool/rtlock -> ... */
+	slash = strrchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	slash = strrchr(buf, '/');
+	if (slash && !strcmp(slash, "/tool"))
+		*slash = '\0';
+	return buf;
 }

@@ -77,6 +77,15 @@ const char *rel_to(const char *root, size_t rootlen, const char *path);
 bool has_suffix(const char *s, const char *suffix);
 bool has_prefix(const char *s, const char *prefix);
 
+/*
+ * Run @argv (PATH is searched) in @cwd (NULL: here), stdout and stderr
+ * appended to @log (NULL: inherited).  Returns the exit status, 128+signal
+ * when killed, -1 when it could not start.
+ */
+int run_command(char *const argv[], const char *cwd, const char *log);
+/* The rtlock checkout the running binary belongs to (tool/rtlock -> .). */
+const char *rtlock_home(void);
+
 /* Monotonic time in seconds. */
 double now_sec(void);
 /* Peak resident set size of this process and its waited-for children, KiB. */
