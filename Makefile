@@ -66,7 +66,7 @@ e2e: tests/e2e/run-e2e tool/rtlock
 
 # ---- what a newcomer runs ----
 # Debian packages: build, tests, and kbuild's "prepare" of real trees.
-DEB_PKGS := gcc make clang-14 llvm-14 libclang-14-dev libclang-rt-14-dev \
+DEB_PKGS := gcc make clang clang-14 llvm-14 libclang-14-dev libclang-rt-14-dev \
 	libjansson-dev libxxhash-dev uthash-dev libcmocka-dev coccinelle git \
 	flex bison bc libelf-dev libssl-dev jq
 

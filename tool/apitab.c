@@ -217,6 +217,8 @@ bool is_lock_impl_file(const char *rel)
 {
 	static const char *const prefixes[] = {
 		"include/linux/spinlock",
+		"include/linux/lock.h",
+		"include/linux/lock_types.h",
 		"include/linux/rwlock",
 		"include/asm-generic/qspinlock",
 		"include/asm-generic/qrwlock",

@@ -19,27 +19,15 @@ static const char *const common[] = {
 
 static const char *clang_binary(void)
 {
-	static const char *const names[] = { "clang-14", "clang", NULL };
-	static char found[256];
-	char *path = getenv("PATH"), *dirs, *d, *save = NULL;
-	unsigned i;
+	static char found[4096];
+	const char *c = find_in_path("clang-14");
 
-	if (found[0])
-		return found;
-	for (i = 0; names[i]; i++) {
-		dirs = xstrdup(path ? path : "/usr/bin:/bin");
-		for (d = strtok_r(dirs, ":", &save); d;
-		     d = strtok_r(NULL, ":", &save)) {
-			snprintf(found, sizeof(found), "%s/%s", d, names[i]);
-			if (access(found, X_OK) == 0) {
-				free(dirs);
-				return found;
-			}
-		}
-		free(dirs);
-	}
-	found[0] = '\0';
-	return NULL;
+	if (!c)
+		c = find_in_path("clang");
+	if (!c)
+		return NULL;
+	snprintf(found, sizeof(found), "%s", c);
+	return found;
 }
 
 /* Hash the prelude's text and every file the -MF dependency list names. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "classify.h"
+#include "convert.h"
 #include "extract.h"
 #include "kbuild.h"
 #include "report.h"
@@ -22,6 +23,8 @@ struct common {
 	const char *out_dir;
 	const char *whitelist;	/* NULL: none */
 	const char *since;	/* older classify.json, or NULL */
+	const char *out_tree;	/* convert: the converted copy */
+	bool in_place;		/* convert: write into the tree */
 };
 
 static const char usage_text[] =
@@ -35,6 +38,9 @@ static const char usage_text[] =
 	"  audit KERNEL     classify with raw_spinlock_t undecided, and\n"
 	"                   measure the verdicts against the tree's own\n"
 	"                   raw_spinlock_t choices (OUT/audit.json)\n"
+	"  convert KERNEL   classify, then convert every lock that may sleep\n"
+	"                   to lock_t: --tree-out DIR (a converted copy) or\n"
+	"                   --in-place (a clean git checkout only)\n"
 	"  facts KERNEL FILE  print the lock facts of one C file (plumbing)\n"
 	"  help             this text\n"
 	"  version          print the version\n"
@@ -112,6 +118,8 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "whitelist", required_argument, NULL, 'W' },
 		{ "no-whitelist", no_argument, NULL, 'N' },
 		{ "since", required_argument, NULL, 'S' },
+		{ "tree-out", required_argument, NULL, 'T' },
+		{ "in-place", no_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -168,6 +176,12 @@ static int parse_common(int argc, char **argv, struct common *c)
 			break;
 		case 'S':
 			c->since = optarg;
+			break;
+		case 'T':
+			c->out_tree = optarg;
+			break;
+		case 'I':
+			c->in_place = true;
 			break;
 		case 'q':
 			c->scan.quiet = true;
@@ -271,20 +285,38 @@ static int cmd_facts(int argc, char **argv)
 	return EXIT_OK;
 }
 
+static int classify_stage(struct common *cp, bool audit,
+			  int (*then)(struct common *c, struct scan *s,
+				      json_t *inv, json_t *rep));
+
 /* scan, then classify (audit: with raw_spinlock_t undecided). */
 static int classify_cmd(int argc, char **argv, bool audit)
 {
 	struct common c;
+	int i = parse_common(argc, argv, &c);
+
+	if (argc - i != 1)
+		usage(EXIT_USAGE);
+	c.scan.kernel = argv[i];
+	return classify_stage(&c, audit, NULL);
+}
+
+/*
+ * scan and classify, writing OUT/scan.json, classify.json, report.html;
+ * with @then, also run the next stage on the results.
+ */
+static int classify_stage(struct common *cp, bool audit,
+			  int (*then)(struct common *c, struct scan *s,
+				      json_t *inv, json_t *rep))
+{
+	struct common c = *cp;
 	struct scan s;
 	struct classify cl;
 	struct whitelist wl = { 0 };
 	json_t *inv, *rep, *a = NULL;
 	char *html;
-	int i = parse_common(argc, argv, &c), rc;
+	int rc;
 
-	if (argc - i != 1)
-		usage(EXIT_USAGE);
-	c.scan.kernel = argv[i];
 	if (c.whitelist && whitelist_load(&wl, c.whitelist) < 0)
 		return EXIT_INPUT;
 	rc = scan_run(&c.scan, &s);
@@ -330,6 +362,11 @@ static int classify_cmd(int argc, char **argv, bool audit)
 	}
 	if (!rc && (s.failed || json_array_size(cl.stale)))
 		rc = EXIT_REVIEW;
+	if (then && (rc == EXIT_OK || rc == EXIT_REVIEW)) {
+		int next = then(&c, &s, inv, rep);
+
+		rc = next ? next : rc;
+	}
 out:
 	json_decref(a);
 	json_decref(rep);
@@ -338,6 +375,50 @@ out:
 	scan_release(&s);
 	whitelist_free(&wl);
 	return rc;
+}
+
+/* rtlock convert KERNEL (--out DIR | --in-place) */
+static int convert_next(struct common *c, struct scan *s, json_t *inv,
+			json_t *rep)
+{
+	struct convert_opts o = {
+		.out_tree = c->out_tree, .in_place = c->in_place,
+		.meta_dir = c->out_dir, .cache_dir = c->scan.cache_dir,
+		.jobs = c->scan.jobs, .timeout = c->scan.timeout,
+		.batch = 20, .quiet = c->scan.quiet,
+	};
+	json_t *res = NULL;
+	int rc = convert_run(&o, s, inv, rep, &res);
+
+	if (res) {
+		if (write_json(c->out_dir, "convert.json", res) < 0)
+			rc = EXIT_ENV;
+		else if (!c->scan.quiet)
+			printf("convert: %d files, %d from cache, %d failed, %d "
+			       "lines with spinlock API left on converted "
+			       "locks; tree: %s\n",
+			       (int)json_integer_value(json_object_get(res, "files")),
+			       (int)json_integer_value(json_object_get(res, "from_cache")),
+			       (int)json_array_size(json_object_get(res, "failed")),
+			       (int)json_integer_value(json_object_get(res, "leftovers")),
+			       json_string_value(json_object_get(res, "target")));
+		json_decref(res);
+	}
+	return rc;
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+	struct common c;
+	int i = parse_common(argc, argv, &c);
+
+	if (argc - i != 1)
+		usage(EXIT_USAGE);
+	if (!!c.out_tree == c.in_place)
+		die(EXIT_USAGE, "convert: give exactly one of --tree-out DIR "
+				"and --in-place");
+	c.scan.kernel = argv[i];
+	return classify_stage(&c, false, convert_next);
 }
 
 static int cmd_classify(int argc, char **argv)
@@ -357,6 +438,7 @@ static const struct cmd {
 	{ "scan", cmd_scan },
 	{ "classify", cmd_classify },
 	{ "audit", cmd_audit },
+	{ "convert", cmd_convert },
 	{ "facts", cmd_facts },
 };
 

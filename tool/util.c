@@ -393,3 +393,23 @@ const char *rtlock_home(void)
 		*slash = '\0';
 	return buf;
 }
+
+const char *find_in_path(const char *name)
+{
+	static char found[4096];
+	const char *path = getenv("PATH");
+	char *dirs, *d, *save = NULL;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) ? NULL : name;
+	dirs = xstrdup(path ? path : "/usr/bin:/bin");
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(found, sizeof(found), "%s/%s", d, name);
+		if (access(found, X_OK) == 0) {
+			free(dirs);
+			return found;
+		}
+	}
+	free(dirs);
+	return NULL;
+}

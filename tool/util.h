@@ -83,6 +83,8 @@ bool has_prefix(const char *s, const char *prefix);
  * when killed, -1 when it could not start.
  */
 int run_command(char *const argv[], const char *cwd, const char *log);
+/* Full path of an executable found in PATH, or NULL (static buffer). */
+const char *find_in_path(const char *name);
 /* The rtlock checkout the running binary belongs to (tool/rtlock -> .). */
 const char *rtlock_home(void);
 

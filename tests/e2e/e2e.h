@@ -29,5 +29,6 @@ char **expected_lines(const char *name, size_t *n);
 int test_scan(void);
 int test_bad_input(void);
 int test_classify(void);
+int test_convert(void);
 
 #endif

@@ -8,5 +8,6 @@ int main(void)
 	failed += test_scan();
 	failed += test_bad_input();
 	failed += test_classify();
+	failed += test_convert();
 	return failed ? 1 : 0;
 }

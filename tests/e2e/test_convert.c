@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rtlock convert on the fixture: result, type check, idempotence, faults. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e.h"
+#include "util.h"
+
+static char *work, *before;
+
+static int setup(void **state)
+{
+	(void)state;
+	work = tmpdir();
+	before = tree_digest(FIXTURE);
+	return run(NULL, "%s convert -q --no-whitelist -C %s/cache -o %s/meta "
+			 "--tree-out %s/tree %s",
+		   RTLOCK, work, work, work, FIXTURE);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	remove_tree(work);
+	free(work);
+	free(before);
+	return 0;
+}
+
+static char *file_of(const char *rel)
+{
+	char *p = xasprintf("%s/tree/%s", work, rel), *t = read_file(p, NULL);
+
+	free(p);
+	assert_non_null(t);
+	return t;
+}
+
+static void converted(void **state)
+{
+	json_t *res = load_json("%s/meta/convert.json", work);
+	char *t, *after = tree_digest(FIXTURE);
+
+	(void)state;
+	assert_string_equal(before, after);	/* the input is only read */
+	free(after);
+	assert_int_equal(json_array_size(json_object_get(res, "failed")), 0);
+	assert_int_equal(json_integer_value(json_object_get(res, "leftovers")),
+			 0);
+	json_decref(res);
+	/* must spin: the raw spelling; may sleep: lock_t */
+	t = file_of("arch/x86/kernel/irq.c");
+	assert_non_null(strstr(t, "DEFINE_RAW_SPINLOCK(arch_irq_entry_lock)"));
+	assert_non_null(strstr(t, "DEFINE_LOCK(arch_process_lock)"));
+	assert_non_null(strstr(t, "acquire_lock_t(&arch_process_lock)"));
+	free(t);
+	t = file_of("include/linux/lock.h");
+	assert_non_null(strstr(t, "RT_SUBST"));
+	free(t);
+	t = file_of("include/linux/spinlock.h");
+	assert_non_null(strstr(t, "#include <linux/lock.h>"));
+	free(t);
+	t = file_of("lib/Kconfig.debug");
+	assert_non_null(strstr(t, "config DEBUG_LOCK_T_TYPECHECK"));
+	free(t);
+}
+
+/* Every converted file type-checks, plain and with DEBUG_LOCK_T_TYPECHECK. */
+static void type_checks(void **state)
+{
+	int rc;
+
+	(void)state;
+	rc = run(NULL,
+		 "cd %s/tree && for f in $(find . -name '*.c' ! -path "
+		 "'./kernel/locking/*'); do for tc in '' "
+		 "-DCONFIG_DEBUG_LOCK_T_TYPECHECK; do clang -fsyntax-only $tc "
+		 "-nostdinc -Iinclude -Iarch/x86/include -include "
+		 "include/linux/kconfig.h -D__KERNEL__ -I$(dirname $f) $f || "
+		 "exit 1; done; done",
+		 work);
+	assert_int_equal(rc, 0);
+	/* and the type check does catch a spinlock_t call on a lock_t */
+	rc = run(NULL,
+		 "cd %s/tree && sed 's/acquire_lock_t(&arch_process_lock)/"
+		 "spin_lock(\\&arch_process_lock)/' arch/x86/kernel/irq.c > "
+		 "/tmp/rtlock-tc.c && clang -fsyntax-only "
+		 "-Werror=incompatible-pointer-types "
+		 "-DCONFIG_DEBUG_LOCK_T_TYPECHECK -nostdinc -Iinclude "
+		 "-Iarch/x86/include -include include/linux/kconfig.h "
+		 "-D__KERNEL__ /tmp/rtlock-tc.c",
+		 work);
+	assert_int_not_equal(rc, 0);
+	unlink("/tmp/rtlock-tc.c");
+}
+
+/* Converting the converted tree changes nothing. */
+static void idempotent(void **state)
+{
+	(void)state;
+	assert_int_equal(run(NULL, "%s convert -q --no-whitelist -C %s/cache2 "
+				   "-o %s/meta2 --tree-out %s/tree2 %s/tree",
+			     RTLOCK, work, work, work, work),
+			 0);
+	assert_int_equal(run(NULL, "diff -r %s/tree %s/tree2", work, work), 0);
+}
+
+static void refuses(void **state)
+{
+	char *err, *git = xasprintf("%s/git", work);
+	int rc;
+
+	(void)state;
+	/* an existing output directory */
+	rc = run(&err, "%s convert -q -C %s/cache -o %s/m3 --tree-out %s/tree %s",
+		 RTLOCK, work, work, work, FIXTURE);
+	assert_int_equal(rc, 3);
+	assert_non_null(strstr(err, "already exists"));
+	free(err);
+	/* --in-place on a checkout with uncommitted changes */
+	copy_tree(FIXTURE, git);
+	assert_int_equal(run(NULL, "cd %s && git init -q && git add -A && git "
+				   "-c user.name=t -c user.email=t@t commit -qm "
+				   "base && echo '/* x */' >> lib/bucket_locks.c",
+			     git),
+			 0);
+	before = (free(before), tree_digest(git));
+	rc = run(&err, "%s convert -q -C %s/cache -o %s/m4 --in-place %s",
+		 RTLOCK, work, work, git);
+	assert_int_equal(rc, 3);
+	assert_non_null(strstr(err, "uncommitted changes"));
+	free(err);
+	err = tree_digest(git);
+	assert_string_equal(before, err);
+	free(err);
+	/* a name lock.h defines is already used in the tree */
+	assert_int_equal(run(NULL, "cd %s && git checkout -q . && echo 'int "
+				   "acquire_lock_t;' >> lib/bucket_locks.c && "
+				   "git commit -qam x",
+			     git),
+			 0);
+	rc = run(&err, "%s convert -q -C %s/cache -o %s/m5 --in-place %s",
+		 RTLOCK, work, work, git);
+	assert_int_equal(rc, 3);
+	assert_non_null(strstr(err, "already uses 'acquire_lock_t'"));
+	free(err);
+	free(git);
+}
+
+/* spatch crashing on one file: that file is listed and left unconverted. */
+static void spatch_fault(void **state)
+{
+	char *wrap = xasprintf("%s/spatch-crash", work), *text;
+	json_t *res, *f;
+	int rc;
+
+	(void)state;
+	text = xasprintf("#!/bin/sh\ncase \"$*\" in *lib/bucket_locks.c*) "
+			 "kill -SEGV $$;; esac\nexec spatch \"$@\"\n");
+	assert_int_equal(write_file_atomic(wrap, text, strlen(text)), 0);
+	assert_int_equal(run(NULL, "chmod +x %s", wrap), 0);
+	rc = run(NULL, "RTLOCK_SPATCH=%s %s convert -q -C %s/c6 -o %s/m6 "
+		       "--tree-out %s/t6 %s",
+		 wrap, RTLOCK, work, work, work, FIXTURE);
+	assert_int_equal(rc, 1);
+	res = load_json("%s/m6/convert.json", work);
+	f = json_object_get(res, "failed");
+	assert_int_equal(json_array_size(f), 1);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(f, 0), "file")),
+			    "lib/bucket_locks.c");
+	/* left as it was, not half done */
+	assert_int_equal(run(NULL, "cmp %s/lib/bucket_locks.c "
+				   "%s/t6/lib/bucket_locks.c",
+			     FIXTURE, work),
+			 0);
+	json_decref(res);
+	free(text);
+	free(wrap);
+	/* spatch missing altogether */
+	assert_int_equal(run(NULL, "RTLOCK_SPATCH=/nonexistent/spatch %s "
+				   "convert -q -C %s/c7 -o %s/m7 --tree-out "
+				   "%s/t7 %s",
+			     RTLOCK, work, work, work, FIXTURE),
+			 4);
+}
+
+int test_convert(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(converted),
+		cmocka_unit_test(type_checks),
+		cmocka_unit_test(idempotent),
+		cmocka_unit_test(refuses),
+		cmocka_unit_test(spatch_fault),
+	};
+	return cmocka_run_group_tests_name("convert", tests, setup, teardown);
+}

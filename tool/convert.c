@@ -1,0 +1,857 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "convert.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uthash.h>
+
+#include "apitab.h"
+#include "hash.h"
+#include "pool.h"
+#include "progress.h"
+#include "util.h"
+#include "version.h"
+
+struct cfile {
+	char *rel;
+	char key[HASH_HEX];
+	bool cached, failed, changed;
+	char *why;
+};
+
+struct conv {
+	const struct convert_opts *o;
+	struct scan *s;
+	const char *target;	/* the tree being written */
+	char *sites_path, *decls_path, *logs;
+	struct strset keep_lines; /* "file:line" of every keep entry */
+	struct cfile *files;
+	size_t nfiles;
+	size_t *todo;		/* batches of indexes into files */
+	size_t ntodo, batch;
+	bool raw;
+	char rules[HASH_HEX];
+	char *cocci, *text_rule;
+	char *spatch;		/* $RTLOCK_SPATCH, else spatch from PATH */
+	unsigned leftovers;
+	json_t *leftover_list;
+};
+
+static bool ident_char(char c);
+
+/* ---- keep lists ---- */
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static const char *last_name(const char *id)
+{
+	const char *p = strrchr(id, ':');
+
+	return p ? p + 1 : id;
+}
+
+static void keep_line(struct conv *cv, const char *pos)
+{
+	char *fl = xstrdup(pos), *c = strchr(fl, ':');
+
+	/* "file:line[:col]" -> "file:line" */
+	if (c && (c = strchr(c + 1, ':')))
+		*c = '\0';
+	strset_add(&cv->keep_lines, fl);
+	free(fl);
+}
+
+static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
+{
+	json_t *must = json_object(), *decls_of = json_object(), *l, *s, *d;
+	struct sb sites = SB_INIT, decls = SB_INIT;
+	struct strset seen = { 0 };
+	size_t i, j;
+	int rc = 0;
+
+	json_array_foreach(json_object_get(inv, "locks"), i, l)
+		json_object_set(decls_of, jstr(l, "id"), l);
+	json_array_foreach(json_object_get(rep, "locks"), i, l) {
+		if (strcmp(jstr(l, "verdict"), "must-spin") ||
+		    strcmp(jstr(l, "type"), "spinlock_t"))
+			continue;
+		json_object_set(must, jstr(l, "id"), json_true());
+		if (!strcmp(jstr(l, "kind"), "pointee"))
+			continue;
+		/* every declaration of the lock keeps spinlock_t */
+		d = json_object_get(json_object_get(decls_of, jstr(l, "id")),
+				    "decls");
+		if (d) {
+			json_array_foreach(d, j, s) {
+				sb_addf(&decls, "%s:%s\n", json_string_value(s),
+					last_name(jstr(l, "id")));
+				keep_line(cv, json_string_value(s));
+			}
+		} else {
+			char *pos = xasprintf("%s:%d", jstr(l, "file"),
+					      (int)json_integer_value(
+						      json_object_get(l, "line")));
+
+			sb_addf(&decls, "%s:%s\n", pos, last_name(jstr(l, "id")));
+			keep_line(cv, pos);
+			free(pos);
+		}
+	}
+	json_array_foreach(json_object_get(inv, "sites"), i, s) {
+		const char *at = jstr(s, "at");
+		json_t *id;
+		bool keep = false;
+
+		json_array_foreach(json_object_get(s, "locks"), j, id)
+			keep |= json_object_get(must, json_string_value(id)) != NULL;
+		if (!keep || !strset_add(&seen, at))
+			continue;
+		sb_addf(&sites, "%s\n", at);
+		keep_line(cv, at);
+	}
+	cv->sites_path = xasprintf("%s/keep.sites", cv->o->meta_dir);
+	cv->decls_path = xasprintf("%s/keep.decls", cv->o->meta_dir);
+	if (write_file_atomic(cv->sites_path, sb_str(&sites), sites.len) < 0 ||
+	    write_file_atomic(cv->decls_path, sb_str(&decls), decls.len) < 0)
+		rc = error("%s: %s", cv->o->meta_dir, strerror(errno));
+	sb_release(&sites);
+	sb_release(&decls);
+	strset_free(&seen);
+	json_decref(must);
+	json_decref(decls_of);
+	return rc;
+}
+
+/* ---- the target tree ---- */
+
+static int git_clean(const char *tree, const char *meta)
+{
+	char *log = xasprintf("%s/git-status.log", meta), *out;
+	char *argv[] = { "git", "-C", (char *)tree, "status", "--porcelain",
+			 "--untracked-files=no", NULL };
+	int rc;
+
+	unlink(log);
+	rc = run_command(argv, NULL, log);
+	out = read_file(log, NULL);
+	if (rc)
+		rc = error("%s: --in-place needs a git checkout (git status "
+			   "failed)", tree);
+	else if (out && *out)
+		rc = error("%s: the checkout has uncommitted changes; commit or "
+			   "stash them, or use --out", tree);
+	free(out);
+	free(log);
+	return rc;
+}
+
+static int copy_tree(const char *from, const char *to)
+{
+	char *argv[] = { "sh", "-c",
+			 "mkdir -p \"$2\" && tar -C \"$1\" --exclude=./.git "
+			 "-cf - . | tar -C \"$2\" -xf -",
+			 "sh", (char *)from, (char *)to, NULL };
+
+	if (run_command(argv, NULL, NULL))
+		return error("copying %s to %s failed", from, to);
+	return 0;
+}
+
+/* ---- per-file cache ---- */
+
+static void rules_hash(struct conv *cv)
+{
+	struct hasher h;
+	char a[HASH_HEX], b[HASH_HEX];
+
+	if (hash_file(cv->cocci, a) < 0)
+		strcpy(a, "missing");
+	if (hash_file(cv->text_rule, b) < 0)
+		strcpy(b, "missing");
+	hasher_init(&h);
+	hasher_adds(&h, "rtlock-convert-1");
+	hasher_adds(&h, a);
+	hasher_adds(&h, b);
+	hasher_adds(&h, cv->raw ? "raw" : "");
+	hasher_final(&h, cv->rules);
+}
+
+/* Key: rules, path, content, and the keep entries of this file. */
+static void file_key(struct conv *cv, struct cfile *f, const char *keep_sites,
+		     const char *keep_decls)
+{
+	struct hasher h;
+	char content[HASH_HEX], *path = xasprintf("%s/%s", cv->s->tree.root,
+						  f->rel);
+	size_t n = strlen(f->rel);
+	const char *lists[] = { keep_sites, keep_decls }, *p;
+	unsigned i;
+
+	if (hash_file(path, content) < 0)
+		strcpy(content, "missing");
+	hasher_init(&h);
+	hasher_adds(&h, cv->rules);
+	hasher_adds(&h, f->rel);
+	hasher_adds(&h, content);
+	for (i = 0; i < 2; i++)
+		for (p = lists[i]; p && (p = strstr(p, f->rel)); p += n)
+			if ((p == lists[i] || p[-1] == '\n') && p[n] == ':')
+				hasher_add(&h, p, strcspn(p, "\n"));
+	hasher_final(&h, f->key);
+	free(path);
+}
+
+static char *cached_path(struct conv *cv, const char *key)
+{
+	return xasprintf("%s/convert-v1/%.2s/%s", cv->o->cache_dir, key,
+			 key + 2);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *data = read_file(from, &len);
+	int rc;
+
+	if (!data)
+		return -1;
+	rc = write_file_atomic(to, data, len);
+	free(data);
+	return rc;
+}
+
+/* ---- spatch jobs ---- */
+
+static int batch_job(size_t b, void *data)
+{
+	struct conv *cv = data;
+	size_t first = b * cv->batch, i, n = 0;
+	char **argv = xcalloc(cv->batch + 24, sizeof(char *));
+	char **targv = xcalloc(cv->batch + 24, sizeof(char *));
+	char *log = xasprintf("%s/batch-%zu.log", cv->logs, b);
+	char *dsites = xasprintf("keep_sites=%s", cv->sites_path);
+	char *ddecls = xasprintf("keep_decls=%s", cv->decls_path);
+	int rc, t = 0;
+
+	argv[n++] = cv->spatch;
+	argv[n++] = "--sp-file";
+	argv[n++] = cv->cocci;
+	argv[n++] = "--no-includes";
+	argv[n++] = "--include-headers";
+	argv[n++] = "--max-width";
+	argv[n++] = "200";
+	argv[n++] = "--very-quiet";
+	argv[n++] = "--in-place";
+	argv[n++] = "-D";
+	argv[n++] = dsites;
+	argv[n++] = "-D";
+	argv[n++] = ddecls;
+	if (cv->raw) {
+		argv[n++] = "-D";
+		argv[n++] = "raw=1";
+	}
+	targv[t++] = "python3";
+	targv[t++] = cv->text_rule;
+	targv[t++] = "--keep-sites";
+	targv[t++] = cv->sites_path;
+	targv[t++] = "--keep-decls";
+	targv[t++] = cv->decls_path;
+	if (cv->raw)
+		targv[t++] = "--raw";
+	targv[t++] = "--orig-root";
+	targv[t++] = cv->s->tree.root;
+	targv[t++] = "--in-place";
+	for (i = first; i < first + cv->batch && i < cv->ntodo; i++) {
+		argv[n++] = cv->files[cv->todo[i]].rel;
+		targv[t++] = cv->files[cv->todo[i]].rel;
+	}
+	rc = run_command(argv, cv->target, log);
+	if (!rc)
+		rc = run_command(targv, cv->target, log);
+	return rc ? 3 : 0;
+}
+
+static void batch_done(size_t b, const struct job_result *r, void *data)
+{
+	struct conv *cv = data;
+	size_t i;
+	char buf[64];
+
+	for (i = b * cv->batch; i < (b + 1) * cv->batch && i < cv->ntodo; i++) {
+		struct cfile *f = &cv->files[cv->todo[i]];
+
+		if (r->state == JOB_OK)
+			continue;
+		f->failed = true;
+		free(f->why);
+		f->why = xasprintf("%s, see %s/batch-%zu.log",
+				   job_state_name(r, buf, sizeof(buf)),
+				   cv->logs, b);
+	}
+}
+
+/* Restore a file spatch may have half-written: nothing stays half done. */
+static void restore(struct conv *cv, struct cfile *f)
+{
+	char *from = xasprintf("%s/%s", cv->s->tree.root, f->rel);
+	char *to = xasprintf("%s/%s", cv->target, f->rel);
+
+	if (strcmp(from, to))
+		copy_file(from, to);
+	free(from);
+	free(to);
+}
+
+static int run_batches(struct conv *cv, size_t batch, double timeout)
+{
+	struct pool_opts po = { cv->o->jobs, timeout, batch_done, cv };
+	size_t nb = (cv->ntodo + batch - 1) / batch;
+	struct job_result *res = xcalloc(nb + 1, sizeof(*res));
+	int rc;
+
+	cv->batch = batch;
+	rc = pool_run(&po, nb, batch_job, cv, res);
+	free(res);
+	return rc;
+}
+
+static int convert_files(struct conv *cv)
+{
+	char *sites = read_file(cv->sites_path, NULL);
+	char *decls = read_file(cv->decls_path, NULL);
+	size_t i, nfail = 0, *retry;
+	int rc = 0;
+
+	cv->todo = xcalloc(cv->nfiles + 1, sizeof(size_t));
+	for (i = 0; i < cv->nfiles; i++) {
+		struct cfile *f = &cv->files[i];
+		char *cp;
+
+		file_key(cv, f, sites, decls);
+		cp = cached_path(cv, f->key);
+		if (is_file(cp)) {
+			char *to = xasprintf("%s/%s", cv->target, f->rel);
+
+			f->cached = copy_file(cp, to) == 0;
+			free(to);
+		}
+		if (!f->cached)
+			cv->todo[cv->ntodo++] = i;
+		free(cp);
+	}
+	free(sites);
+	free(decls);
+	if (cv->ntodo && run_batches(cv, cv->o->batch,
+				     cv->o->timeout * cv->o->batch) < 0)
+		return -1;
+	/* files of a failed batch: once more, alone, to isolate the culprit */
+	retry = xcalloc(cv->ntodo + 1, sizeof(size_t));
+	for (i = 0; i < cv->ntodo; i++)
+		if (cv->files[cv->todo[i]].failed) {
+			restore(cv, &cv->files[cv->todo[i]]);
+			cv->files[cv->todo[i]].failed = false;
+			retry[nfail++] = cv->todo[i];
+		}
+	if (nfail) {
+		size_t *saved = cv->todo, savedn = cv->ntodo;
+
+		cv->todo = retry;
+		cv->ntodo = nfail;
+		rc = run_batches(cv, 1, cv->o->timeout);
+		cv->todo = saved;
+		cv->ntodo = savedn;
+		for (i = 0; i < nfail; i++)
+			if (cv->files[retry[i]].failed)
+				restore(cv, &cv->files[retry[i]]);
+	}
+	free(retry);
+	/* cache what converted */
+	for (i = 0; i < cv->ntodo && !rc; i++) {
+		struct cfile *f = &cv->files[cv->todo[i]];
+		char *cp, *from, *dir;
+
+		if (f->failed)
+			continue;
+		cp = cached_path(cv, f->key);
+		dir = xstrndup(cp, strrchr(cp, '/') - cp);
+		from = xasprintf("%s/%s", cv->target, f->rel);
+		if (mkdir_p(dir) < 0 || copy_file(from, cp) < 0)
+			warning("%s: not cached (%s)", f->rel, strerror(errno));
+		free(dir);
+		free(from);
+		free(cp);
+	}
+	return rc;
+}
+
+/* ---- lock.h ---- */
+
+static char *fill_template(const char *path, const char *era,
+			   const char *version)
+{
+	char *t = read_file(path, NULL), *p;
+	struct sb sb = SB_INIT;
+	static const char *const keys[] = { "@LOCK_T_ERA@", "@KERNELVERSION@",
+					    "@RTLOCK_VERSION@" };
+	const char *vals[] = { era, version, RTLOCK_VERSION };
+	unsigned i;
+
+	if (!t)
+		return NULL;
+	for (p = t; *p;) {
+		for (i = 0; i < 3; i++)
+			if (!strncmp(p, keys[i], strlen(keys[i])))
+				break;
+		if (i < 3) {
+			sb_adds(&sb, vals[i]);
+			p += strlen(keys[i]);
+		} else {
+			sb_add(&sb, p++, 1);
+		}
+	}
+	free(t);
+	return sb.buf;
+}
+
+/* #include <linux/@inc> before the include guard's #endif of @file. */
+static int add_include(const char *file, const char *inc)
+{
+	char *t = read_file(file, NULL), *end, *line, *out;
+	int rc;
+
+	if (!t)
+		return error("%s: %s", file, strerror(errno));
+	line = xasprintf("#include <linux/%s>", inc);
+	if (strstr(t, line)) {
+		free(line);
+		free(t);
+		return 0;
+	}
+	end = strstr(t, "#endif");
+	while (end && strstr(end + 1, "#endif"))
+		end = strstr(end + 1, "#endif");
+	if (!end) {
+		free(line);
+		free(t);
+		return error("%s: no include guard to insert into", file);
+	}
+	out = xasprintf("%.*s%s\n\n%s", (int)(end - t), t, line, end);
+	rc = write_file_atomic(file, out, strlen(out));
+	free(out);
+	free(line);
+	free(t);
+	return rc;
+}
+
+static int add_kconfig(const char *kconfig, const char *snippet)
+{
+	char *k = read_file(kconfig, NULL), *s = read_file(snippet, NULL);
+	char *at, *next, *out;
+	struct sb body = SB_INIT;
+	const char *p;
+	int rc = 0;
+
+	if (!k || !s) {
+		rc = error("%s: %s", k ? snippet : kconfig, strerror(errno));
+		goto out;
+	}
+	if (strstr(k, "DEBUG_LOCK_T_TYPECHECK"))
+		goto out;
+	for (p = s; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0))
+		if (*p != '#')
+			sb_add(&body, p, strcspn(p, "\n")), sb_adds(&body, "\n");
+	at = strstr(k, "config DEBUG_SPINLOCK\n");
+	next = at ? strstr(at + 1, "\nconfig ") : NULL;
+	if (!next) {
+		rc = error("%s: no DEBUG_SPINLOCK entry to add the option after",
+			   kconfig);
+		goto out;
+	}
+	next++;
+	out = xasprintf("%.*s%s\n%s", (int)(next - k), k, sb_str(&body), next);
+	rc = write_file_atomic(kconfig, out, strlen(out));
+	free(out);
+out:
+	sb_release(&body);
+	free(k);
+	free(s);
+	return rc;
+}
+
+static int install_lock_h(struct conv *cv)
+{
+	const struct tree *t = &cv->s->tree;
+	const char *era = t->has_rt_subst ? "RT_SUBST" : t->has_raw ? "RAW"
+								     : "OLD";
+	const char *names[] = { "lock.h", "lock_types.h" };
+	char *tpl, *text, *dst, *f;
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; i < 2 && !rc; i++) {
+		tpl = xasprintf("%s/tool/templates/%s.in", rtlock_home(),
+				names[i]);
+		text = fill_template(tpl, era, t->version);
+		dst = xasprintf("%s/include/linux/%s", cv->target, names[i]);
+		if (!text || write_file_atomic(dst, text, strlen(text)) < 0)
+			rc = error("%s: %s", text ? dst : tpl, strerror(errno));
+		free(tpl);
+		free(text);
+		free(dst);
+	}
+	f = xasprintf("%s/include/linux/spinlock_types.h", cv->target);
+	if (!rc)
+		rc = add_include(f, "lock_types.h");
+	free(f);
+	f = xasprintf("%s/include/linux/spinlock.h", cv->target);
+	if (!rc)
+		rc = add_include(f, "lock.h");
+	free(f);
+	if (!rc) {
+		char *k = xasprintf("%s/lib/Kconfig.debug", cv->target);
+		char *s = xasprintf("%s/tool/templates/Kconfig.lock_t",
+				    rtlock_home());
+
+		rc = add_kconfig(k, s);
+		free(k);
+		free(s);
+	}
+	return rc;
+}
+
+/* ---- names and leftovers ---- */
+
+static bool ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+int lock_h_names(const char *template_path, char ***names, size_t *n)
+{
+	char *t = read_file(template_path, NULL), *p;
+	size_t alloc = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!t)
+		return error("%s: %s", template_path, strerror(errno));
+	/* "#define NAME" and "static inline ... NAME(" */
+	for (p = t; (p = strstr(p, "#define ")); p++) {
+		char *q = p + 8, *e;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		for (e = q; ident_char(*e); e++)
+			;
+		if (e == q || !strncmp(q, "_LINUX_", 7) || !strncmp(q, "__", 2))
+			continue;
+		ALLOC_GROW(*names, *n, alloc);
+		(*names)[(*n)++] = xstrndup(q, e - q);
+	}
+	free(t);
+	return 0;
+}
+
+/* API words that must not survive on a converted line. */
+static bool spin_api_word(const char *w, size_t n)
+{
+	char buf[64];
+	const struct lock_api *a;
+
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, w, n);
+	buf[n] = '\0';
+	if (!strcmp(buf, "spinlock_t") || !strcmp(buf, "DEFINE_SPINLOCK"))
+		return true;
+	a = lock_api_find(buf);
+	return a && !(a->flags & (LAPI_RAW | LAPI_INTERNAL));
+}
+
+/*
+ * A line that defines part of the API itself ("#define cond_resched_lock",
+ * "extern int __cond_resched_lock(spinlock_t *lock);") stays: lock.h
+ * wraps it.
+ */
+static bool defines_api(const char *line)
+{
+	const char *p = line + strspn(line, " \t"), *w;
+
+	if (!strncmp(p, "#define", 7)) {
+		p += 7;
+		p += strspn(p, " \t");
+		for (w = p; ident_char(*p); p++)
+			;
+		return spin_api_word(w, p - w);
+	}
+	for (; *p && *p != '\n'; p++) {
+		if (p[0] != '_' || p[1] != '_' || (p > line && ident_char(p[-1])))
+			continue;
+		for (w = p + 2; ident_char(*p); p++)
+			;
+		if (*p == '(' && spin_api_word(w, p - w))
+			return true;
+		p--;
+	}
+	return false;
+}
+
+/* Lines left with spinlock API words (outside comments and strings). */
+static void check_file(struct conv *cv, struct cfile *f)
+{
+	char *path = xasprintf("%s/%s", cv->target, f->rel), *t, *p;
+	unsigned line = 1;
+
+	t = read_file(path, NULL);
+	for (p = t; p && *p; p++) {
+		const char *w;
+
+		if (*p == '\n') {
+			line++;
+		} else if (p[0] == '/' && p[1] == '*') {
+			for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
+				line += *p == '\n';
+			if (!*p)
+				break;
+			p++;
+		} else if (p[0] == '/' && p[1] == '/') {
+			p += strcspn(p, "\n") - 1;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p;
+
+			for (p++; *p && *p != q && *p != '\n'; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				break;
+			line += *p == '\n';
+		} else if (ident_char(*p) && (p == t || !ident_char(p[-1]))) {
+			for (w = p; ident_char(*p); p++)
+				;
+			if (spin_api_word(w, p - w)) {
+				const char *bol = w;
+				char *pos;
+
+				while (bol > t && bol[-1] != '\n')
+					bol--;
+				if (defines_api(bol)) {
+					p--;
+					continue;
+				}
+				pos = xasprintf("%s:%u", f->rel, line);
+
+				if (!strset_has(&cv->keep_lines, pos)) {
+					cv->leftovers++;
+					if (json_array_size(cv->leftover_list) < 200)
+						json_array_append_new(
+							cv->leftover_list,
+							json_pack("{ssss#}", "at",
+								  pos, "word", w,
+								  p - w));
+				}
+				free(pos);
+			}
+			p--;
+		}
+	}
+	free(t);
+	free(path);
+}
+
+/* ---- driver ---- */
+
+static void collect_files(struct conv *cv)
+{
+	const struct tree *t = &cv->s->tree;
+	size_t i, n = t->ntus + t->nheaders;
+
+	cv->files = xcalloc(n + 1, sizeof(*cv->files));
+	for (i = 0; i < n; i++) {
+		const char *rel = i < t->ntus ? t->tus[i]
+					      : t->headers[i - t->ntus];
+
+		if (is_lock_impl_file(rel) || !strncmp(rel, "kernel/locking/", 15))
+			continue;
+		cv->files[cv->nfiles++].rel = xstrdup(rel);
+	}
+}
+
+static json_t *result_json(struct conv *cv, double secs)
+{
+	json_t *failed = json_array();
+	size_t i, cached = 0;
+
+	for (i = 0; i < cv->nfiles; i++) {
+		if (cv->files[i].failed)
+			json_array_append_new(
+				failed, json_pack("{ssss}", "file",
+						  cv->files[i].rel, "why",
+						  cv->files[i].why ?: "?"));
+		cached += cv->files[i].cached;
+	}
+	return json_pack("{sssssisisisosisOsf}", "schema", "rtlock-convert-1",
+			 "target", cv->target, "files", (int)cv->nfiles,
+			 "from_cache", (int)cached, "spatch_runs",
+			 (int)cv->ntodo, "failed", failed, "leftovers",
+			 cv->leftovers, "leftover_lines", cv->leftover_list,
+			 "seconds", secs);
+}
+
+/* Does any candidate file already use a name lock.h would define? */
+static int check_collisions(struct conv *cv)
+{
+	char **names, *tpl = xasprintf("%s/tool/templates/lock.h.in",
+				       rtlock_home());
+	size_t n, i, j;
+	char *ours = xasprintf("%s/include/linux/lock.h", cv->s->tree.root);
+	char *text = read_file(ours, NULL);
+	int rc;
+
+	/* a tree rtlock converted before uses these names itself */
+	if (text && strstr(text, "Generated by " RTLOCK_VERSION)) {
+		free(text);
+		free(ours);
+		free(tpl);
+		return 0;
+	}
+	free(text);
+	free(ours);
+	rc = lock_h_names(tpl, &names, &n);
+	for (i = 0; i < cv->nfiles && !rc; i++) {
+		char *path = xasprintf("%s/%s", cv->s->tree.root,
+				       cv->files[i].rel);
+		char *t = read_file(path, NULL), *p;
+
+		for (j = 0; t && j < n && !rc; j++) {
+			size_t l = strlen(names[j]);
+
+			for (p = t; (p = strstr(p, names[j])); p += l) {
+				if ((p > t && ident_char(p[-1])) ||
+				    ident_char(p[l]))
+					continue;
+				rc = error("%s: already uses '%s', a name lock.h "
+					   "defines: rename it in the tree or in "
+					   "tool/templates first",
+					   cv->files[i].rel, names[j]);
+				break;
+			}
+		}
+		free(t);
+		free(path);
+	}
+	for (j = 0; j < n; j++)
+		free(names[j]);
+	free(names);
+	free(tpl);
+	return rc;
+}
+
+int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
+		json_t *classification, json_t **result)
+{
+	struct conv cv = { .o = o, .s = s };
+	double t0 = now_sec();
+	size_t i;
+	int rc = EXIT_OK;
+
+	cv.raw = s->tree.has_raw;
+	cv.cocci = xasprintf("%s/cocci/lock_t.cocci", rtlock_home());
+	cv.text_rule = xasprintf("%s/cocci/lock_t_text.py", rtlock_home());
+	cv.leftover_list = json_array();
+	cv.logs = xasprintf("%s/logs", o->meta_dir);
+	{
+		const char *sp = getenv("RTLOCK_SPATCH");
+
+		sp = find_in_path(sp && *sp ? sp : "spatch");
+		if (!sp) {
+			error("spatch (Coccinelle) not found: apt-get install "
+			      "coccinelle, or set RTLOCK_SPATCH");
+			rc = EXIT_ENV;
+			goto out;
+		}
+		cv.spatch = xstrdup(sp);
+	}
+	if (!find_in_path("python3")) {
+		error("python3 not found (Coccinelle's scripting needs it)");
+		rc = EXIT_ENV;
+		goto out;
+	}
+	if (!is_file(cv.cocci)) {
+		error("%s: missing (is rtlock installed whole?)", cv.cocci);
+		rc = EXIT_ENV;
+		goto out;
+	}
+	if (mkdir_p(cv.logs) < 0) {
+		error("%s: %s", cv.logs, strerror(errno));
+		rc = EXIT_ENV;
+		goto out;
+	}
+	collect_files(&cv);
+	if (check_collisions(&cv) < 0) {
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (write_keep_lists(&cv, inv, classification) < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
+	if (o->in_place) {
+		if (git_clean(s->tree.root, o->meta_dir) < 0) {
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		cv.target = s->tree.root;
+	} else {
+		if (!access(o->out_tree, F_OK)) {
+			error("%s already exists: give a new directory", o->out_tree);
+			rc = EXIT_INPUT;
+			goto out;
+		}
+		if (copy_tree(s->tree.root, o->out_tree) < 0) {
+			rc = EXIT_ENV;
+			goto out;
+		}
+		cv.target = o->out_tree;
+	}
+	rules_hash(&cv);
+	if (convert_files(&cv) < 0) {
+		error("interrupted: converted files are cached, the next run "
+		      "goes on from there");
+		rc = EXIT_INTR;
+		goto out;
+	}
+	if (install_lock_h(&cv) < 0) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	for (i = 0; i < cv.nfiles; i++)
+		if (!cv.files[i].failed)
+			check_file(&cv, &cv.files[i]);
+	*result = result_json(&cv, now_sec() - t0);
+	if (json_array_size(json_object_get(*result, "failed")) || cv.leftovers)
+		rc = EXIT_REVIEW;
+out:
+	for (i = 0; i < cv.nfiles; i++) {
+		free(cv.files[i].rel);
+		free(cv.files[i].why);
+	}
+	free(cv.files);
+	free(cv.todo);
+	free(cv.cocci);
+	free(cv.text_rule);
+	free(cv.spatch);
+	free(cv.sites_path);
+	free(cv.decls_path);
+	free(cv.logs);
+	strset_free(&cv.keep_lines);
+	json_decref(cv.leftover_list);
+	return rc;
+}

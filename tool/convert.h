@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The conversion stage: from the classification, the keep lists (the
+ * positions of declarations and API calls of locks that must spin), then
+ * spatch with cocci/lock_t.cocci and the textual rule for macro bodies,
+ * in worker processes over batches of files, each file's result cached by
+ * its content and the hash of the rules and of its keep entries.  It
+ * writes into a copy of the tree (--out) or, on a clean git checkout, in
+ * place; installs include/linux/lock.h for the tree's era; and checks what
+ * is left: spinlock API text on converted locks, lock_t on kept ones.
+ */
+#ifndef RTLOCK_CONVERT_H
+#define RTLOCK_CONVERT_H
+
+#include <jansson.h>
+
+#include "classify.h"
+#include "scan.h"
+
+struct convert_opts {
+	const char *out_tree;	/* a new directory, or NULL with in_place */
+	bool in_place;
+	const char *meta_dir;	/* keep lists, logs, convert.json */
+	const char *cache_dir;
+	int jobs;
+	double timeout;		/* per batch */
+	int batch;		/* files per spatch run */
+	bool quiet;
+};
+
+/* Returns an exit status; writes meta_dir/convert.json. */
+int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
+		json_t *classification, json_t **result);
+
+/* Names lock.h defines, read from the template (for collision checks). */
+int lock_h_names(const char *template_path, char ***names, size_t *n);
+
+#endif
