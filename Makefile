@@ -68,7 +68,7 @@ e2e: tests/e2e/run-e2e tool/rtlock
 # Debian packages: build, tests, and kbuild's "prepare" of real trees.
 DEB_PKGS := gcc make clang clang-14 llvm-14 libclang-14-dev libclang-rt-14-dev \
 	libjansson-dev libxxhash-dev uthash-dev libcmocka-dev coccinelle git \
-	flex bison bc libelf-dev libssl-dev jq
+	flex bison bc libelf-dev libssl-dev jq chromium
 
 deps:
 	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(DEB_PKGS) 2>/dev/null | \

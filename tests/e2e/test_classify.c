@@ -236,6 +236,35 @@ static void report_and_diff(void **state)
 	json_decref(rep);
 }
 
+/* The page in headless Chromium: no console error, the filter works. */
+static void report_in_browser(void **state)
+{
+	char *err, *dom, *p;
+	int rc;
+
+	(void)state;
+	rc = run(&err,
+		 "chromium --headless --no-sandbox --disable-gpu --no-first-run "
+		 "--disable-background-networking --disable-component-update "
+		 "--disable-sync --user-data-dir=%s/chr --enable-logging=stderr "
+		 "--v=0 --dump-dom 'file://%s/out/report.html#filter=irqsoff' "
+		 "> %s/dom.html",
+		 work, work, work);
+	assert_int_equal(rc, 0);
+	assert_null(strstr(err, "Uncaught"));
+	assert_null(strstr(err, ":CONSOLE"));
+	free(err);
+	p = xasprintf("%s/dom.html", work);
+	dom = read_file(p, NULL);
+	assert_non_null(dom);
+	/* the filtered table: the irqs_off.c locks, and nothing else */
+	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_save_lock"));
+	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
+	assert_non_null(strstr(dom, "3 of 54 locks"));
+	free(dom);
+	free(p);
+}
+
 int test_classify(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +274,7 @@ int test_classify(void)
 		cmocka_unit_test(whitelist_applies),
 		cmocka_unit_test(audit_arithmetic),
 		cmocka_unit_test(report_and_diff),
+		cmocka_unit_test(report_in_browser),
 	};
 	return cmocka_run_group_tests_name("classify", tests, setup, teardown);
 }
