@@ -252,8 +252,10 @@ int tree_prefilter(struct tree *t)
 	sb_adds(&w.path, t->root);
 	walk_dir(&w, strlen(t->root));
 	sb_release(&w.path);
-	qsort(w.tus, w.ntus, sizeof(char *), cmp_str);
-	qsort(w.hdrs, w.nhdrs, sizeof(char *), cmp_str);
+	if (w.ntus)
+		qsort(w.tus, w.ntus, sizeof(char *), cmp_str);
+	if (w.nhdrs)
+		qsort(w.hdrs, w.nhdrs, sizeof(char *), cmp_str);
 	t->tus = w.tus;
 	t->ntus = w.ntus;
 	t->headers = w.hdrs;

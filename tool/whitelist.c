@@ -138,7 +138,8 @@ int whitelist_load(struct whitelist *w, const char *dir)
 			names[n++] = xasprintf("%s/%s", dir, de->d_name);
 		}
 		closedir(d);
-		qsort(names, n, sizeof(char *), cmp_str);
+		if (n)
+			qsort(names, n, sizeof(char *), cmp_str);
 	} else {
 		return error("whitelist %s: %s", dir, strerror(errno));
 	}
