@@ -342,8 +342,11 @@ static int convert_files(struct conv *cv)
 			f->cached = copy_file(cp, to) == 0;
 			free(to);
 		}
-		if (!f->cached)
+		if (!f->cached) {
+			if (cv->o->reuse_target)
+				restore(cv, f);
 			cv->todo[cv->ntodo++] = i;
+		}
 		free(cp);
 	}
 	free(sites);
@@ -684,12 +687,55 @@ static void collect_files(struct conv *cv)
 	}
 }
 
+/* Keep only the files named by a keep entry ("file:line"). */
+static void only_kept_files(struct conv *cv)
+{
+	struct strset kept = { 0 };
+	size_t i, n = 0;
+
+	for (i = 0; i < cv->keep_lines.n; i++) {
+		const char *fl = cv->keep_lines.v[i];
+		char *file = xstrndup(fl, strrchr(fl, ':') - fl);
+
+		strset_add(&kept, file);
+		free(file);
+	}
+	for (i = 0; i < cv->nfiles; i++) {
+		if (strset_has(&kept, cv->files[i].rel))
+			cv->files[n++] = cv->files[i];
+		else
+			free(cv->files[i].rel);
+	}
+	cv->nfiles = n;
+	strset_free(&kept);
+}
+
+/* Did the conversion change the text of @f? */
+static bool file_changed(struct conv *cv, struct cfile *f)
+{
+	char *a = xasprintf("%s/%s", cv->s->tree.root, f->rel);
+	char *b = xasprintf("%s/%s", cv->target, f->rel);
+	size_t la, lb;
+	char *ta = read_file(a, &la), *tb = read_file(b, &lb);
+	bool changed = !ta || !tb || la != lb || memcmp(ta, tb, la);
+
+	free(ta);
+	free(tb);
+	free(a);
+	free(b);
+	return changed;
+}
+
 static json_t *result_json(struct conv *cv, double secs)
 {
-	json_t *failed = json_array();
+	json_t *failed = json_array(), *changed = json_array();
 	size_t i, cached = 0;
 
 	for (i = 0; i < cv->nfiles; i++) {
+		if (!cv->files[i].failed && strcmp(cv->target, cv->s->tree.root) &&
+		    file_changed(cv, &cv->files[i]))
+			json_array_append_new(changed,
+					      json_string(cv->files[i].rel));
 		if (cv->files[i].failed)
 			json_array_append_new(
 				failed, json_pack("{ssss}", "file",
@@ -697,12 +743,12 @@ static json_t *result_json(struct conv *cv, double secs)
 						  cv->files[i].why ?: "?"));
 		cached += cv->files[i].cached;
 	}
-	return json_pack("{sssssisisisosisOsf}", "schema", "rtlock-convert-1",
+	return json_pack("{sssssisisisosisOsfso}", "schema", "rtlock-convert-1",
 			 "target", cv->target, "files", (int)cv->nfiles,
 			 "from_cache", (int)cached, "spatch_runs",
 			 (int)cv->ntodo, "failed", failed, "leftovers",
 			 cv->leftovers, "leftover_lines", cv->leftover_list,
-			 "seconds", secs);
+			 "seconds", secs, "changed_files", changed);
 }
 
 /* Does any candidate file already use a name lock.h would define? */
@@ -795,7 +841,7 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		goto out;
 	}
 	collect_files(&cv);
-	if (check_collisions(&cv) < 0) {
+	if (!o->reuse_target && check_collisions(&cv) < 0) {
 		rc = EXIT_INPUT;
 		goto out;
 	}
@@ -803,12 +849,16 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		rc = EXIT_ENV;
 		goto out;
 	}
+	if (o->only_kept)
+		only_kept_files(&cv);
 	if (o->in_place) {
 		if (git_clean(s->tree.root, o->meta_dir) < 0) {
 			rc = EXIT_INPUT;
 			goto out;
 		}
 		cv.target = s->tree.root;
+	} else if (o->reuse_target) {
+		cv.target = o->out_tree;
 	} else {
 		if (!access(o->out_tree, F_OK)) {
 			error("%s already exists: give a new directory", o->out_tree);

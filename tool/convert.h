@@ -20,6 +20,8 @@
 struct convert_opts {
 	const char *out_tree;	/* a new directory, or NULL with in_place */
 	bool in_place;
+	bool reuse_target;	/* out_tree is rtlock's own: rewrite files in it */
+	bool only_kept;		/* only the files holding kept locks */
 	const char *meta_dir;	/* keep lists, logs, convert.json */
 	const char *cache_dir;
 	int jobs;
@@ -28,7 +30,10 @@ struct convert_opts {
 	bool quiet;
 };
 
-/* Returns an exit status; writes meta_dir/convert.json. */
+/*
+ * Returns an exit status; *result (schema in tool/SCHEMA.md) lists the
+ * files whose text changed.
+ */
 int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		json_t *classification, json_t **result);
 

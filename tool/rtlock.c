@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "branch.h"
 #include "classify.h"
 #include "convert.h"
 #include "extract.h"
@@ -25,6 +26,7 @@ struct common {
 	const char *since;	/* older classify.json, or NULL */
 	const char *out_tree;	/* convert: the converted copy */
 	bool in_place;		/* convert: write into the tree */
+	struct branch_opts branch;
 };
 
 static const char usage_text[] =
@@ -41,6 +43,10 @@ static const char usage_text[] =
 	"  convert KERNEL   classify, then convert every lock that may sleep\n"
 	"                   to lock_t: --tree-out DIR (a converted copy) or\n"
 	"                   --in-place (a clean git checkout only)\n"
+	"  branch KERNEL    classify and convert the base revision of a git\n"
+	"                   checkout (or an unpacked release) and commit the\n"
+	"                   RT branch: --base REV --name BRANCH [--force]\n"
+	"                   (writes OUT/series/, OUT/branch.json)\n"
 	"  facts KERNEL FILE  print the lock facts of one C file (plumbing)\n"
 	"  help             this text\n"
 	"  version          print the version\n"
@@ -62,6 +68,18 @@ static const char usage_text[] =
 	"                       the tool, or $RTLOCK_WHITELIST)\n"
 	"      --no-whitelist   the classifier alone\n"
 	"      --since OLD.json an older classify.json: report what changed\n"
+	"      --tree-out DIR   convert: write the converted copy here\n"
+	"      --in-place       convert: write into KERNEL (a clean checkout)\n"
+	"      --base REV       branch: the revision to start from (HEAD)\n"
+	"      --name BRANCH    branch: the branch to create\n"
+	"      --force          branch: replace an existing BRANCH\n"
+	"      --identity 'Name <mail>'  branch: author and Signed-off-by\n"
+	"                       (default: $RTLOCK_IDENTITY, the repository's\n"
+	"                       user.name/user.email, else rtlock)\n"
+	"      --link URL       branch: a Link: trailer to the report\n"
+	"      --patches DIR    branch: the ports of the workqueue patch,\n"
+	"                       DIR/<major>.<minor>/0001-*.patch (default:\n"
+	"                       patches/ of rtlock, or $RTLOCK_PATCHES)\n"
 	"  -q, --quiet          no progress line, no summary\n"
 	"\n"
 	"The kernel tree is only read; kbuild output goes to the cache.\n"
@@ -120,6 +138,12 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "since", required_argument, NULL, 'S' },
 		{ "tree-out", required_argument, NULL, 'T' },
 		{ "in-place", no_argument, NULL, 'I' },
+		{ "base", required_argument, NULL, 'B' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "identity", required_argument, NULL, 'i' },
+		{ "link", required_argument, NULL, 'L' },
+		{ "patches", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -182,6 +206,24 @@ static int parse_common(int argc, char **argv, struct common *c)
 			break;
 		case 'I':
 			c->in_place = true;
+			break;
+		case 'B':
+			c->branch.base = optarg;
+			break;
+		case 'n':
+			c->branch.name = optarg;
+			break;
+		case 'f':
+			c->branch.force = true;
+			break;
+		case 'i':
+			c->branch.identity = optarg;
+			break;
+		case 'L':
+			c->branch.link = optarg;
+			break;
+		case 'p':
+			c->branch.patches = optarg;
 			break;
 		case 'q':
 			c->scan.quiet = true;
@@ -421,6 +463,47 @@ static int cmd_convert(int argc, char **argv)
 	return classify_stage(&c, false, convert_next);
 }
 
+/* rtlock branch KERNEL --base REV --name BRANCH */
+static struct branch *the_branch;
+
+static int branch_next(struct common *c, struct scan *s, json_t *inv,
+		       json_t *rep)
+{
+	return branch_build(the_branch, s, inv, rep);
+}
+
+static int cmd_branch(int argc, char **argv)
+{
+	struct common c;
+	struct branch b;
+	int i = parse_common(argc, argv, &c), rc;
+
+	if (argc - i != 1)
+		usage(EXIT_USAGE);
+	if (!c.branch.name)
+		die(EXIT_USAGE, "branch: --name BRANCH is required");
+	c.branch.kernel = argv[i];
+	if (!c.branch.patches) {
+		const char *env = getenv("RTLOCK_PATCHES");
+
+		c.branch.patches = env && *env ? env :
+			xasprintf("%s/patches", rtlock_home());
+	}
+	c.branch.out_dir = c.out_dir;
+	c.branch.cache_dir = c.scan.cache_dir;
+	c.branch.jobs = c.scan.jobs;
+	c.branch.timeout = c.scan.timeout;
+	c.branch.quiet = c.scan.quiet;
+	rc = branch_prepare(&b, &c.branch);
+	if (!rc) {
+		c.scan.kernel = b.tree_dir;
+		the_branch = &b;
+		rc = classify_stage(&c, false, branch_next);
+	}
+	branch_release(&b);
+	return rc;
+}
+
 static int cmd_classify(int argc, char **argv)
 {
 	return classify_cmd(argc, argv, false);
@@ -439,6 +522,7 @@ static const struct cmd {
 	{ "classify", cmd_classify },
 	{ "audit", cmd_audit },
 	{ "convert", cmd_convert },
+	{ "branch", cmd_branch },
 	{ "facts", cmd_facts },
 };
 

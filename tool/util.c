@@ -339,30 +339,68 @@ long peak_rss_kib(void)
 					       : kids.ru_maxrss;
 }
 
-int run_command(char *const argv[], const char *cwd, const char *log)
+static void child_setup(const struct command *c, int out_fd)
 {
+	const char *const *e;
+	int fd;
+
+	if (c->log) {
+		fd = open(c->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+	}
+	if (out_fd >= 0) {
+		dup2(out_fd, 1);
+		close(out_fd);
+	}
+	if (c->in || c->out) {
+		fd = open(c->in ? c->in : "/dev/null", O_RDONLY);
+		if (fd < 0)
+			_exit(126);
+		dup2(fd, 0);
+		close(fd);
+	}
+	for (e = c->env; e && *e; e++)
+		putenv((char *)*e);
+	if (c->cwd && chdir(c->cwd) < 0)
+		_exit(126);
+}
+
+int run_cmd(const struct command *c)
+{
+	int pipefd[2] = { -1, -1 }, st;
 	pid_t pid;
-	int st;
 
 	fflush(NULL);
+	if (c->out && pipe(pipefd) < 0)
+		return -1;
 	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		if (log) {
-			int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-
-			if (fd >= 0) {
-				dup2(fd, 1);
-				dup2(fd, 2);
-				close(fd);
-			}
-		}
-		if (cwd && chdir(cwd) < 0)
-			_exit(126);
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		if (c->out)
+			close(pipefd[0]);
+		child_setup(c, pipefd[1]);
+		execvp(c->argv[0], c->argv);
+		fprintf(stderr, "%s: %s\n", c->argv[0], strerror(errno));
 		_exit(127);
+	}
+	if (c->out) {
+		char buf[65536];
+		ssize_t n;
+
+		close(pipefd[1]);
+		while ((n = read(pipefd[0], buf, sizeof(buf))) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				break;
+			sb_add(c->out, buf, n);
+		}
+		close(pipefd[0]);
 	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
@@ -370,6 +408,13 @@ int run_command(char *const argv[], const char *cwd, const char *log)
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);
+}
+
+int run_command(char *const argv[], const char *cwd, const char *log)
+{
+	struct command c = { .argv = argv, .cwd = cwd, .log = log };
+
+	return run_cmd(&c);
 }
 
 const char *rtlock_home(void)

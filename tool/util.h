@@ -37,6 +37,8 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 #define ALLOC_GROW(p, nr, alloc)                                              \
 	do {                                                                  \
 		if ((nr) >= (alloc)) {                                        \
@@ -83,6 +85,17 @@ bool has_prefix(const char *s, const char *prefix);
  * when killed, -1 when it could not start.
  */
 int run_command(char *const argv[], const char *cwd, const char *log);
+
+/* run_command() with more plumbing: extra environment, stdin, stdout. */
+struct command {
+	char *const *argv;
+	const char *cwd;	/* NULL: here */
+	const char *const *env;	/* "NAME=value" added, NULL-terminated */
+	const char *in;		/* stdin from this file (NULL: /dev/null) */
+	struct sb *out;		/* stdout captured here (NULL: to @log) */
+	const char *log;	/* stderr appended (NULL: inherited) */
+};
+int run_cmd(const struct command *c);
 /* Full path of an executable found in PATH, or NULL (static buffer). */
 const char *find_in_path(const char *name);
 /* The rtlock checkout the running binary belongs to (tool/rtlock -> .). */

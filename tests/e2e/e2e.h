@@ -30,5 +30,6 @@ int test_scan(void);
 int test_bad_input(void);
 int test_classify(void);
 int test_convert(void);
+int test_branch(void);
 
 #endif

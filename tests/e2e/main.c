@@ -9,5 +9,6 @@ int main(void)
 	failed += test_bad_input();
 	failed += test_classify();
 	failed += test_convert();
+	failed += test_branch();
 	return failed ? 1 : 0;
 }

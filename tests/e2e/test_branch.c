@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtlock branch on a git checkout of the fixture: the commit series, its
+ * reproducibility, that the user's checkout is untouched, the refusals,
+ * and a release that is not a git checkout.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "e2e.h"
+#include "util.h"
+
+#define PATCHES "tests/fixtures/patches"
+
+static char *work, *repo, *before;
+
+/* The standard output of a shell command run in the checkout. */
+static char *git_out(const char *fmt, const char *arg)
+{
+	char *cmd = xasprintf(fmt, arg), *path = xasprintf("%s/cmd.out", work);
+	char *out;
+
+	assert_int_equal(run(NULL, "cd %s && { %s; } > %s", repo, cmd, path), 0);
+	out = read_file(path, NULL);
+	assert_non_null(out);
+	free(cmd);
+	free(path);
+	return out;
+}
+
+/* HEAD, index, branches other than rt-*, and every file of the checkout. */
+static char *checkout_state(void)
+{
+	return git_out("git rev-parse HEAD; git symbolic-ref HEAD; git "
+		       "for-each-ref | grep -v refs/heads/rt-%s; git ls-files "
+		       "-s; git status --porcelain; find . -path ./.git -prune -o "
+		       "-type f -print0 | sort -z | xargs -0 sha1sum", "");
+}
+
+static int branch(char **err, const char *name, const char *extra)
+{
+	return run(err, "%s branch -q -C %s/cache -o %s/out-%s --patches %s "
+			"--name %s %s %s",
+		   RTLOCK, work, work, name, PATCHES, name, extra, repo);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	work = tmpdir();
+	repo = xasprintf("%s/linux", work);
+	copy_tree(FIXTURE, repo);
+	if (run(NULL, "cd %s && git init -q && git add -A && "
+		      "GIT_AUTHOR_DATE='1700000000 +0000' "
+		      "GIT_COMMITTER_DATE='1700000000 +0000' git -c user.name=t "
+		      "-c user.email=t@t commit -qm base && git tag v6.1",
+		repo))
+		return -1;
+	before = checkout_state();
+	return branch(NULL, "rt-a", "--base v6.1 --identity 'A U Thor <a@example.org>'");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	remove_tree(work);
+	free(work);
+	free(repo);
+	free(before);
+	return 0;
+}
+
+static void series(void **state)
+{
+	char *log = git_out("git log --reverse --format=%%s v6.1..%s", "rt-a");
+	char *after;
+
+	(void)state;
+	/* lock.h first, then the conversion, the kept locks, the workqueue */
+	assert_true(has_prefix(log, "locking: Add lock_t, the lock that may "
+				    "sleep on PREEMPT_RT\narch: Convert"));
+	assert_true(strstr(log, "kernel: Convert spinlock_t to lock_t") <
+		    strstr(log, "locking: Keep the hardirq locks spinning"));
+	assert_true(strstr(log, "locking: Keep the hardirq locks spinning") <
+		    strstr(log, "locking: Keep the nested locks spinning"));
+	assert_true(has_suffix(log, "\nworkqueue: Add priority queueing and "
+				    "priority inheritance\n"));
+	free(log);
+	log = git_out("git log -1 --format=%%an%%n%%b rt-a~1 && "
+		      "git log -1 --format=%%ad --date=raw %s~1", "rt-a");
+	assert_non_null(strstr(log, "A U Thor"));
+	assert_non_null(strstr(log, "Signed-off-by: A U Thor <a@example.org>"));
+	assert_non_null(strstr(log, "kernel/lock_nesting.c:nest_ops_lock"));
+	assert_non_null(strstr(log, "ptr-call"));
+	free(log);
+	/* the user's checkout: same HEAD, index, files; only a new branch */
+	after = checkout_state();
+	assert_string_equal(before, after);
+	free(after);
+	/* the series: a cover letter and one patch per commit */
+	assert_int_equal(run(NULL, "test $(ls %s/out-rt-a/series | wc -l) = "
+				   "$(($(cd %s && git rev-list --count v6.1..rt-a)"
+				   " + 1))",
+			     work, repo),
+			 0);
+	assert_int_equal(run(NULL, "grep -q 'Subject: \\[PATCH 00/.*PREEMPT_RT: "
+				   "lock_t for Linux 6.1.0' %s/out-rt-a/series/"
+				   "0000-cover-letter.patch",
+			     work),
+			 0);
+}
+
+/* The branch minus the workqueue patch is what rtlock convert writes. */
+static void same_as_convert(void **state)
+{
+	(void)state;
+	assert_int_equal(run(NULL, "%s convert -q -C %s/cache -o %s/cv "
+				   "--tree-out %s/converted %s",
+			     RTLOCK, work, work, work, repo),
+			 0);
+	assert_int_equal(run(NULL, "mkdir %s/b && cd %s && git archive rt-a~1 | "
+				   "tar -x -C %s/b && diff -r -x .git %s/b "
+				   "%s/converted",
+			     work, repo, work, work, work),
+			 0);
+}
+
+static void reproducible(void **state)
+{
+	char *a, *b;
+
+	(void)state;
+	assert_int_equal(branch(NULL, "rt-b", "--base v6.1 --identity 'A U Thor "
+					      "<a@example.org>'"),
+			 0);
+	assert_int_equal(branch(NULL, "rt-a", "--force --base v6.1 --identity "
+					      "'A U Thor <a@example.org>'"),
+			 0);
+	a = git_out("git rev-parse %s", "rt-a");
+	b = git_out("git rev-parse %s", "rt-b");
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	assert_int_equal(run(NULL, "diff -r %s/out-rt-a/series %s/out-rt-b/series",
+			     work, work),
+			 0);
+}
+
+static void refuses(void **state)
+{
+	char *err, *after;
+	int rc;
+
+	(void)state;
+	rc = branch(&err, "rt-a", "--base v6.1");
+	assert_int_equal(rc, 3);
+	assert_non_null(strstr(err, "already exists"));
+	free(err);
+	rc = branch(&err, "rt-c", "--base no-such-tag");
+	assert_int_equal(rc, 3);
+	assert_non_null(strstr(err, "base revision 'no-such-tag' does not exist"));
+	free(err);
+	rc = branch(&err, "bad..name", "");
+	assert_int_equal(rc, 3);
+	assert_non_null(strstr(err, "not a valid branch name"));
+	free(err);
+	rc = run(&err, "%s branch -q -C %s/cache -o %s/o --patches %s/none "
+		       "--name rt-d %s",
+		 RTLOCK, work, work, work, repo);
+	assert_int_equal(rc, 3);
+	assert_non_null(strstr(err, "no workqueue priority-inheritance port for "
+				    "Linux 6.1.0"));
+	free(err);
+	/* a checked-out branch is never moved, even with --force */
+	assert_int_equal(run(NULL, "cd %s && git checkout -q rt-b", repo), 0);
+	rc = branch(&err, "rt-b", "--force");
+	assert_int_equal(rc, 3);
+	assert_non_null(strstr(err, "is checked out"));
+	free(err);
+	assert_int_equal(run(NULL, "cd %s && git checkout -q -", repo), 0);
+	after = checkout_state();
+	assert_string_equal(before, after);
+	free(after);
+}
+
+/* An unpacked release gets a repository of its own in OUT/repo.git. */
+static void release(void **state)
+{
+	char *rel = xasprintf("%s/release", work), *d, *err, *git;
+
+	(void)state;
+	copy_tree(FIXTURE, rel);
+	d = tree_digest(rel);
+	assert_int_equal(run(NULL, "%s branch -q -C %s/cache -o %s/out-rel "
+				   "--patches %s --name rt %s",
+			     RTLOCK, work, work, PATCHES, rel),
+			 0);
+	git = xasprintf("git --git-dir=%s/out-rel/repo.git log --format=%%%%s rt",
+			work);
+	err = git_out(git, "");
+	free(git);
+	assert_true(has_suffix(err, "\nLinux 6.1.0\n"));
+	assert_true(has_prefix(err, "workqueue: "));
+	free(err);
+	err = tree_digest(rel);
+	assert_string_equal(d, err);
+	free(err);
+	err = xasprintf("%s/.git", rel);
+	assert_false(is_dir(err));
+	free(err);
+	free(d);
+	free(rel);
+}
+
+int test_branch(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(series),
+		cmocka_unit_test(same_as_convert),
+		cmocka_unit_test(reproducible),
+		cmocka_unit_test(refuses),
+		cmocka_unit_test(release),
+	};
+	return cmocka_run_group_tests_name("branch", tests, setup, teardown);
+}

@@ -1,0 +1,1039 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "branch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "convert.h"
+#include "tree.h"
+#include "version.h"
+
+/* A top-level folder with more converted files is split one level down. */
+#define GROUP_MAX_FILES 250
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static int git_error(struct branch *b, const char *what)
+{
+	char *e = git_last_error(&b->g);
+
+	error("%s: %s", what, e);
+	free(e);
+	return -1;
+}
+
+/* ---- identity, dates ---- */
+
+static void set_identity(struct branch *b, struct git *user)
+{
+	const char *id = b->o->identity ? b->o->identity : getenv("RTLOCK_IDENTITY");
+	const char *lt;
+
+	if (id && *id && (lt = strchr(id, '<')) && strchr(lt, '>')) {
+		const char *end = lt;
+
+		while (end > id && end[-1] == ' ')
+			end--;
+		b->name = xstrndup(id, end - id);
+		b->mail = xstrndup(lt + 1, strchr(lt, '>') - lt - 1);
+		return;
+	}
+	/* the repository's own user.name/user.email, else a fixed one */
+	b->name = user ? git_read(user, "config", "user.name", NULL) : NULL;
+	b->mail = user ? git_read(user, "config", "user.email", NULL) : NULL;
+	if (!b->name || !*b->name || !b->mail || !*b->mail) {
+		free(b->name);
+		free(b->mail);
+		b->name = xstrdup("rtlock");
+		b->mail = xstrdup("rtlock@localhost");
+	}
+}
+
+/* Author @an <@am> (NULL: the identity), committer the identity, at @t. */
+static void set_env(struct branch *b, const char *an, const char *am,
+		    long long t)
+{
+	unsigned i = 0;
+
+	b->g.env[i++] = xasprintf("GIT_AUTHOR_NAME=%s", an ? an : b->name);
+	b->g.env[i++] = xasprintf("GIT_AUTHOR_EMAIL=%s", an ? am : b->mail);
+	b->g.env[i++] = xasprintf("GIT_AUTHOR_DATE=%lld +0000", t);
+	b->g.env[i++] = xasprintf("GIT_COMMITTER_NAME=%s", b->name);
+	b->g.env[i++] = xasprintf("GIT_COMMITTER_EMAIL=%s", b->mail);
+	b->g.env[i++] = xasprintf("GIT_COMMITTER_DATE=%lld +0000", t);
+}
+
+static void clear_env(struct branch *b)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(b->g.env); i++) {
+		free((char *)b->g.env[i]);
+		b->g.env[i] = NULL;
+	}
+}
+
+/* ---- the repository and the base ---- */
+
+static char *toplevel_git_dir(const char *kernel, const char *log)
+{
+	char *argv[] = { "git", "-C", (char *)kernel, "rev-parse",
+			 "--show-toplevel", "--absolute-git-dir", NULL };
+	const char *env[] = { "LC_ALL=C", NULL };
+	struct sb out = SB_INIT;
+	struct command c = { .argv = argv, .env = env, .out = &out, .log = log };
+	char *top, *gd = NULL, *nl, *real = abs_path(kernel);
+
+	if (!run_cmd(&c) && (nl = strchr(sb_str(&out), '\n'))) {
+		top = xstrndup(out.buf, nl - out.buf);
+		gd = xstrdup(nl + 1);
+		gd[strcspn(gd, "\n")] = '\0';
+		if (!real || strcmp(top, real)) {
+			free(gd);
+			gd = NULL;
+		}
+		free(top);
+	}
+	free(real);
+	sb_release(&out);
+	return gd;
+}
+
+/* A repository for an unpacked release: OUT/repo.git, the release as base. */
+static int release_repo(struct branch *b)
+{
+	struct stat st;
+	char *msg, *tree, *ver, *mf = xasprintf("%s/Makefile", b->o->kernel);
+	struct tree t;
+	int rc = -1;
+
+	b->git_dir = xasprintf("%s/repo.git", b->out);
+	b->g.git_dir = b->git_dir;
+	if (!is_dir(b->git_dir) &&
+	    git_run(&b->g, NULL, NULL, "init", "-q", "--bare", NULL))
+		return git_error(b, b->git_dir);
+	set_identity(b, NULL);
+	if (tree_open(&t, b->o->kernel, "x86") < 0)
+		goto out;
+	ver = xstrdup(t.version);
+	tree_release(&t);
+	stat(mf, &st);
+	b->base_time = st.st_mtime;
+	unlink(b->index);
+	b->g.work_tree = b->o->kernel;
+	if (git_run(&b->g, NULL, NULL, "add", "-A", "-f", ".", NULL)) {
+		git_error(b, "reading the release into a repository");
+		goto out_ver;
+	}
+	b->g.work_tree = NULL;
+	tree = git_read(&b->g, "write-tree", NULL);
+	msg = xasprintf("%s/base-message", b->work);
+	{
+		char *text = xasprintf("Linux %s\n\nThe unpacked release in %s, "
+				       "as rtlock read it.\n", ver, b->o->kernel);
+
+		write_file_atomic(msg, text, strlen(text));
+		free(text);
+	}
+	set_env(b, NULL, NULL, b->base_time);
+	b->base = tree ? git_read(&b->g, "commit-tree", "--no-gpg-sign", tree,
+				  "-F", msg, NULL) : NULL;
+	clear_env(b);
+	if (!b->base)
+		git_error(b, "committing the release");
+	else
+		rc = 0;
+	b->tree_dir = abs_path(b->o->kernel);
+	free(tree);
+	free(msg);
+out_ver:
+	free(ver);
+out:
+	free(mf);
+	return rc;
+}
+
+/* The base revision's files, exported once into the cache. */
+static int export_base(struct branch *b)
+{
+	char *done = xasprintf("%s/trees/%s.done", b->cache, b->base);
+	char *gd = xasprintf("GIT_DIR=%s", b->git_dir);
+	char *argv[] = { "sh", "-c",
+			 "git archive --format=tar \"$1\" | tar -C \"$2\" -xf -",
+			 "sh", b->base, NULL, NULL };
+	const char *env[] = { gd, "GIT_CONFIG_NOSYSTEM=1",
+			      "GIT_CONFIG_GLOBAL=/dev/null", NULL };
+	struct command c = { .argv = argv, .env = env, .log = b->log };
+	int rc = 0;
+
+	b->tree_dir = xasprintf("%s/trees/%s", b->cache, b->base);
+	argv[5] = b->tree_dir;
+	if (!is_file(done)) {
+		remove_tree(b->tree_dir);
+		if (mkdir_p(b->tree_dir) < 0)
+			rc = error("%s: %s", b->tree_dir, strerror(errno));
+		else if (run_cmd(&c))
+			rc = git_error(b, "exporting the base revision");
+		else if (write_file_atomic(done, b->base, strlen(b->base)) < 0)
+			rc = error("%s: %s", done, strerror(errno));
+	}
+	free(done);
+	free(gd);
+	return rc;
+}
+
+/* Is refs/heads/NAME checked out in a worktree of the repository? */
+static char *checked_out_in(struct branch *b)
+{
+	char *list = git_read(&b->g, "worktree", "list", "--porcelain", NULL);
+	char *want = xasprintf("branch refs/heads/%s", b->o->name), *p, *wt = NULL;
+	const char *last = NULL;
+
+	for (p = list ? strtok(list, "\n") : NULL; p; p = strtok(NULL, "\n")) {
+		if (has_prefix(p, "worktree "))
+			last = p + 9;
+		else if (!strcmp(p, want) && last)
+			wt = xstrdup(last);
+	}
+	free(want);
+	free(list);
+	return wt;
+}
+
+static int check_name(struct branch *b)
+{
+	char *ref = xasprintf("refs/heads/%s", b->o->name), *wt;
+	int rc = 0;
+
+	if (git_run(&b->g, NULL, NULL, "check-ref-format", "--branch",
+		    b->o->name, NULL)) {
+		free(ref);
+		return error("'%s' is not a valid branch name", b->o->name);
+	}
+	b->old = git_read(&b->g, "rev-parse", "--verify", "-q", ref, NULL);
+	if (b->old && !*b->old) {
+		free(b->old);
+		b->old = NULL;
+	}
+	if (b->old && !b->o->force)
+		rc = error("branch '%s' already exists (at %.12s); --force "
+			   "replaces it", b->o->name, b->old);
+	else if (b->old && (wt = checked_out_in(b))) {
+		rc = error("branch '%s' is checked out in %s: rtlock never moves "
+			   "a checked-out branch", b->o->name, wt);
+		free(wt);
+	}
+	free(ref);
+	return rc;
+}
+
+/* patches/<major>.<minor>/0001-*.patch for the tree's version. */
+static int find_patch(struct branch *b)
+{
+	struct tree t;
+	char *dir, *ports = NULL;
+	struct dirent *de;
+	DIR *d;
+
+	if (tree_open(&t, b->tree_dir, "x86") < 0)
+		return -1;
+	dir = xasprintf("%s/%d.%d", b->o->patches, t.ver[0], t.ver[1]);
+	d = opendir(dir);
+	while (d && (de = readdir(d)))
+		if (has_prefix(de->d_name, "0001-") &&
+		    has_suffix(de->d_name, ".patch"))
+			b->patch = xasprintf("%s/%s", dir, de->d_name);
+	if (d)
+		closedir(d);
+	free(dir);
+	if (!b->patch) {
+		struct sb sb = SB_INIT;
+
+		d = opendir(b->o->patches);
+		while (d && (de = readdir(d)))
+			if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+				sb_addf(&sb, "%s%s", sb.len ? ", " : "",
+					de->d_name);
+		if (d)
+			closedir(d);
+		ports = xstrdup(sb.len ? sb_str(&sb) : "none");
+		sb_release(&sb);
+		error("no workqueue priority-inheritance port for Linux %s in "
+		      "%s (ports: %s)", t.version, b->o->patches, ports);
+		free(ports);
+	}
+	tree_release(&t);
+	return b->patch ? 0 : -1;
+}
+
+int branch_prepare(struct branch *b, const struct branch_opts *o)
+{
+	struct git user;
+	char *gd, *rev;
+
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	b->commits = json_array();
+	if (mkdir_p(o->out_dir) < 0 || mkdir_p(o->cache_dir) < 0) {
+		error("%s: %s", is_dir(o->out_dir) ? o->cache_dir : o->out_dir,
+		      strerror(errno));
+		return EXIT_ENV;
+	}
+	/* absolute: git runs in other directories */
+	b->out = abs_path(o->out_dir);
+	b->cache = abs_path(o->cache_dir);
+	b->work = xasprintf("%s/work", b->out);
+	b->log = xasprintf("%s/git.log", b->work);
+	b->index = xasprintf("%s/index", b->work);
+	b->conv = xasprintf("%s/tree", b->work);
+	if (mkdir_p(b->work) < 0) {
+		error("%s: %s", b->work, strerror(errno));
+		return EXIT_ENV;
+	}
+	unlink(b->log);
+	b->g.log = b->log;
+	b->g.index = b->index;
+	if (!is_dir(o->kernel)) {
+		error("%s: not a directory", o->kernel);
+		return EXIT_INPUT;
+	}
+	gd = toplevel_git_dir(o->kernel, b->log);
+	if (!gd) {
+		if (o->base && strcmp(o->base, "HEAD")) {
+			error("%s is not a git checkout: --base %s names nothing "
+			      "(an unpacked release is its own base)", o->kernel,
+			      o->base);
+			return EXIT_INPUT;
+		}
+		if (release_repo(b) < 0)
+			return EXIT_INPUT;
+	} else {
+		b->git_dir = gd;
+		b->g.git_dir = gd;
+		user = b->g;
+		user.index = NULL;
+		set_identity(b, &user);
+		rev = xasprintf("%s^{commit}", o->base ? o->base : "HEAD");
+
+		b->base = git_read(&b->g, "rev-parse", "--verify", "-q",
+				   "--end-of-options", rev, NULL);
+		free(rev);
+		if (!b->base || !*b->base) {
+			error("base revision '%s' does not exist in %s",
+			      o->base ? o->base : "HEAD", o->kernel);
+			return EXIT_INPUT;
+		}
+		{
+			char *t = git_read(&b->g, "show", "-s", "--format=%ct",
+					   b->base, NULL);
+
+			b->base_time = t ? atoll(t) : 0;
+			free(t);
+		}
+	}
+	if (check_name(b) < 0)
+		return EXIT_INPUT;
+	if (gd && export_base(b) < 0)
+		return EXIT_ENV;
+	if (find_patch(b) < 0)
+		return EXIT_INPUT;
+	b->head = xstrdup(b->base);
+	return EXIT_OK;
+}
+
+/* ---- commits ---- */
+
+static void trailers(struct branch *b, struct sb *msg)
+{
+	if (b->o->link)
+		sb_addf(msg, "Link: %s\n", b->o->link);
+	sb_addf(msg, "Signed-off-by: %s <%s>\n", b->name, b->mail);
+}
+
+/*
+ * Commit the private index on top of b->head, by @author (NULL: the
+ * identity), dated base + n seconds.  An empty commit is skipped.
+ */
+static int commit(struct branch *b, const char *subject, struct sb *body,
+		  const char *author, const char *author_mail)
+{
+	char *tree = git_read(&b->g, "write-tree", NULL), *ptree, *sha;
+	char *msg = xasprintf("%s/message", b->work);
+	struct sb text = SB_INIT;
+	int rc = 0;
+
+	ptree = xasprintf("%s^{tree}", b->head);
+	sha = git_read(&b->g, "rev-parse", ptree, NULL);
+	free(ptree);
+	if (!tree || !sha) {
+		rc = git_error(b, "writing a tree");
+		goto out;
+	}
+	if (!strcmp(tree, sha)) {
+		if (!b->o->quiet)
+			printf("branch: nothing for '%s', skipped\n", subject);
+		goto out;
+	}
+	free(sha);
+	b->ncommits++;
+	sb_addf(&text, "%s\n\n%s", subject, sb_str(body));
+	if (text.buf[text.len - 1] != '\n')
+		sb_adds(&text, "\n");
+	if (write_file_atomic(msg, text.buf, text.len) < 0) {
+		sha = NULL;
+		rc = error("%s: %s", msg, strerror(errno));
+		goto out;
+	}
+	set_env(b, author, author_mail, b->base_time + b->ncommits);
+	sha = git_read(&b->g, "commit-tree", "--no-gpg-sign", tree, "-p",
+		       b->head, "-F", msg, NULL);
+	clear_env(b);
+	if (!sha) {
+		rc = git_error(b, "git commit-tree");
+		goto out;
+	}
+	free(b->head);
+	b->head = sha;
+	sha = NULL;
+	json_array_append_new(b->commits, json_pack("{ssss}", "commit", b->head,
+						    "subject", subject));
+out:
+	free(sha);
+	free(tree);
+	free(msg);
+	sb_release(&text);
+	return rc;
+}
+
+/* Stage @files (paths relative to the converted tree) in the private index. */
+static int stage(struct branch *b, json_t *files)
+{
+	char *list = xasprintf("%s/paths", b->work);
+	struct sb sb = SB_INIT;
+	json_t *f;
+	size_t i;
+	int rc = 0;
+
+	json_array_foreach(files, i, f)
+		sb_addf(&sb, "%s\n", json_string_value(f));
+	if (write_file_atomic(list, sb_str(&sb), sb.len) < 0) {
+		rc = error("%s: %s", list, strerror(errno));
+	} else {
+		b->g.work_tree = b->conv;
+		if (git_run(&b->g, NULL, list, "update-index", "--add", "--remove",
+			    "--stdin", NULL))
+			rc = git_error(b, "git update-index");
+		b->g.work_tree = NULL;
+	}
+	sb_release(&sb);
+	free(list);
+	return rc;
+}
+
+/* ---- 1: lock.h ---- */
+
+static int commit_lock_h(struct branch *b, struct scan *s)
+{
+	json_t *files = json_pack("[sssss]", "include/linux/lock.h",
+				  "include/linux/lock_types.h",
+				  "include/linux/spinlock.h",
+				  "include/linux/spinlock_types.h",
+				  "lib/Kconfig.debug");
+	struct sb body = SB_INIT;
+	int rc;
+
+	sb_addf(&body,
+		"lock_t is the lock most kernel code takes: on PREEMPT_RT it may\n"
+		"sleep (%s), elsewhere it is\n"
+		"spinlock_t and every acquire_lock_t()/release_lock_t() call is\n"
+		"the spin_lock()/spin_unlock() call it replaces.  Code that must\n"
+		"keep spinning says so by using %s.\n\n"
+		"CONFIG_DEBUG_LOCK_T_TYPECHECK makes lock_t a distinct type of the\n"
+		"same layout, so that a spin_*() call on a lock_t, or an\n"
+		"acquire_*() call on a spinlock_t, does not compile.\n\n"
+		"include/linux/lock.h is generated by %s for Linux %s.\n\n",
+		s->tree.has_rt_subst ? "PREEMPT_RT's spinlock_t" :
+		"an rt_mutex based lock",
+		s->tree.has_raw ? "raw_spinlock_t" : "spinlock_t",
+		RTLOCK_VERSION, s->tree.version);
+	trailers(b, &body);
+	rc = stage(b, files);
+	if (!rc)
+		rc = commit(b, "locking: Add lock_t, the lock that may sleep on "
+			       "PREEMPT_RT", &body, NULL, NULL);
+	sb_release(&body);
+	json_decref(files);
+	return rc;
+}
+
+/* ---- 2: the mechanical conversion ---- */
+
+struct counts {
+	long decls, calls;
+};
+
+static bool ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* spinlock_t and DEFINE_SPINLOCK words, and spin_*( calls, in a file. */
+static void count_file(const char *path, struct counts *c, int sign)
+{
+	char *t = read_file(path, NULL), *p, *w;
+
+	for (p = t; p && *p; p++) {
+		if (!ident(*p) || (p > t && ident(p[-1])))
+			continue;
+		for (w = p; ident(*p); p++)
+			;
+		if ((p - w == 10 && !strncmp(w, "spinlock_t", 10)) ||
+		    (p - w == 15 && !strncmp(w, "DEFINE_SPINLOCK", 15)))
+			c->decls += sign;
+		else if (p - w > 5 && !strncmp(w, "spin_", 5) &&
+			 w[strspn(w + (p - w), " \t") + (p - w)] == '(')
+			c->calls += sign;
+		p--;
+	}
+	free(t);
+}
+
+static void count_group(struct branch *b, const char *base, json_t *files,
+			struct counts *c)
+{
+	json_t *f;
+	size_t i;
+
+	json_array_foreach(files, i, f) {
+		char *a = xasprintf("%s/%s", base, json_string_value(f));
+		char *z = xasprintf("%s/%s", b->conv, json_string_value(f));
+
+		count_file(a, c, 1);
+		count_file(z, c, -1);
+		free(a);
+		free(z);
+	}
+}
+
+/* "drivers/net/x.c" -> "drivers" or, for a big folder, "drivers/net". */
+static char *group_of(const char *path, int depth)
+{
+	const char *p = path;
+	int i;
+
+	for (i = 0; i < depth; i++) {
+		const char *s = strchr(p, '/');
+
+		if (!s)
+			return i ? xstrndup(path, p - path - 1) : xstrdup(".");
+		p = s + 1;
+	}
+	return xstrndup(path, p - path - 1);
+}
+
+static int cmp_json_str(const void *a, const void *b)
+{
+	return strcmp(json_string_value(*(json_t *const *)a),
+		      json_string_value(*(json_t *const *)b));
+}
+
+/* The rule names of cocci/lock_t.cocci, for the commit messages. */
+static char *cocci_rules(void)
+{
+	char *path = xasprintf("%s/cocci/lock_t.cocci", rtlock_home());
+	char *t = read_file(path, NULL), *p;
+	struct sb sb = SB_INIT;
+
+	for (p = t; p && (p = strstr(p, "\n@")); p++) {
+		const char *w = p + 2;
+		size_t n;
+
+		w += strspn(w, " ");
+		n = strspn(w, "abcdefghijklmnopqrstuvwxyz_0123456789");
+		if (!n || !strncmp(w, "initialize", n) ||
+		    !strncmp(w, "script", n) || !strncmp(w, "finalize", n))
+			continue;
+		sb_addf(&sb, "%s%.*s", sb.len ? ", " : "", (int)n, w);
+	}
+	free(t);
+	free(path);
+	return sb.len ? sb.buf : xstrdup("?");
+}
+
+static int commit_group(struct branch *b, struct scan *s, const char *group,
+			json_t *files, const char *rules)
+{
+	struct counts c = { 0, 0 };
+	struct sb body = SB_INIT;
+	char *subject;
+	int rc;
+
+	count_group(b, s->tree.root, files, &c);
+	sb_addf(&body,
+		"Convert the spinlock_t locks of %s/ to lock_t, and their\n"
+		"spin_*() calls to the lock_t API.  Without PREEMPT_RT nothing\n"
+		"changes: lock_t is spinlock_t and each call is the same spinlock\n"
+		"call.  The locks that must keep spinning are switched back by\n"
+		"the commits at the end of the series.\n\n"
+		"Mechanical, by %s with cocci/lock_t.cocci (rules: %s)\n"
+		"and cocci/lock_t_text.py (macro bodies):\n"
+		"%zu files, %ld spinlock_t declarations, %ld spin_*() calls.\n\n",
+		group, RTLOCK_VERSION, rules, json_array_size(files), c.decls,
+		c.calls);
+	trailers(b, &body);
+	subject = xasprintf("%s: Convert spinlock_t to lock_t", group);
+	rc = stage(b, files);
+	if (!rc)
+		rc = commit(b, subject, &body, NULL, NULL);
+	free(subject);
+	sb_release(&body);
+	return rc;
+}
+
+/* The end of the run of files from @i that share their group at @depth. */
+static size_t group_end(json_t **v, size_t i, size_t n, int depth)
+{
+	char *g = group_of(json_string_value(v[i]), depth);
+	size_t j;
+
+	for (j = i + 1; j < n; j++) {
+		char *h = group_of(json_string_value(v[j]), depth);
+		bool same = !strcmp(g, h);
+
+		free(h);
+		if (!same)
+			break;
+	}
+	free(g);
+	return j;
+}
+
+/* One commit per top-level folder, per second-level one for big folders. */
+static int commit_conversion(struct branch *b, struct scan *s, json_t *changed)
+{
+	size_t n = json_array_size(changed), i, j, k, end;
+	json_t **v = xcalloc(n + 1, sizeof(*v)), *files;
+	char *rules = cocci_rules(), *grp;
+	int rc = 0, depth;
+
+	for (i = 0; i < n; i++)
+		v[i] = json_array_get(changed, i);
+	qsort(v, n, sizeof(*v), cmp_json_str);
+	for (i = 0; i < n && !rc; i = end) {
+		end = group_end(v, i, n, 1);
+		depth = end - i > GROUP_MAX_FILES ? 2 : 1;
+		for (j = i; j < end && !rc; j = k) {
+			k = group_end(v, j, end, depth);
+			grp = group_of(json_string_value(v[j]), depth);
+			files = json_array();
+			while (j < k)
+				json_array_append(files, v[j++]);
+			rc = commit_group(b, s, grp, files, rules);
+			json_decref(files);
+			free(grp);
+		}
+	}
+	free(v);
+	free(rules);
+	return rc;
+}
+
+/* ---- 3: the locks kept spinning, one commit per class ---- */
+
+static const struct keep_class {
+	const char *cls, *why;
+} keep_classes[] = {
+	{ "hardirq", "taken in hard interrupt context, which PREEMPT_RT does "
+		     "not force-thread" },
+	{ "irqchip", "taken in irq_chip or irq_domain callbacks, under the "
+		     "raw irq descriptor lock" },
+	{ "sched", "taken by the scheduler core, or with its locks held" },
+	{ "arch", "taken by low-level arch code (entry, idle, NMI, early boot, "
+		  "IPIs)" },
+	{ "irqs-off", "taken where interrupts or preemption were disabled by "
+		      "hand" },
+	{ "nested", "taken while a lock that must spin is held" },
+	{ "whitelist", "that a reviewer decided must spin (whitelist/)" },
+};
+
+/*
+ * A classification where only the spinlock_t locks of classes [0, upto]
+ * must spin (upto -1: none); the locks of class @upto go into @these.
+ */
+static json_t *keep_upto(json_t *rep, int upto, json_t *these)
+{
+	json_t *c = json_deep_copy(rep), *l;
+	size_t i;
+	int k;
+
+	json_array_foreach(json_object_get(c, "locks"), i, l) {
+		bool keep = false;
+
+		if (strcmp(jstr(l, "verdict"), "must-spin") ||
+		    strcmp(jstr(l, "type"), "spinlock_t"))
+			continue;
+		for (k = 0; k <= upto && k < (int)ARRAY_SIZE(keep_classes); k++)
+			keep |= !strcmp(jstr(l, "class"), keep_classes[k].cls);
+		if (!keep)
+			json_object_set_new(l, "verdict", json_string("convert"));
+		else if (these && !strcmp(jstr(l, "class"),
+					  keep_classes[upto].cls))
+			json_array_append(these, l);
+	}
+	return c;
+}
+
+static void evidence_text(struct sb *sb, json_t *l)
+{
+	json_t *step;
+	size_t i;
+
+	sb_addf(sb, "%s (%s:%d, confidence %s)\n", jstr(l, "id"),
+		jstr(l, "file"), (int)json_integer_value(json_object_get(l, "line")),
+		jstr(l, "confidence"));
+	json_array_foreach(json_object_get(l, "evidence"), i, step)
+		sb_addf(sb, "    %-8s %s%s%s\n", jstr(step, "kind"),
+			jstr(step, "text"), *jstr(step, "at") ? "  " : "",
+			jstr(step, "at"));
+}
+
+static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
+			 json_t *cls, const char *meta, bool reuse,
+			 json_t **changed)
+{
+	struct convert_opts co = {
+		.out_tree = b->conv, .reuse_target = reuse, .only_kept = reuse,
+		.meta_dir = meta, .cache_dir = b->cache,
+		.jobs = b->o->jobs, .timeout = b->o->timeout, .batch = 20,
+		.quiet = b->o->quiet,
+	};
+	json_t *res = NULL;
+	int rc;
+
+	if (mkdir_p(meta) < 0) {
+		error("%s: %s", meta, strerror(errno));
+		return EXIT_ENV;
+	}
+	rc = convert_run(&co, s, inv, cls, &res);
+	if (res) {
+		char *path = xasprintf("%s/convert.json", meta);
+		char *text = json_dumps(res, JSON_INDENT(1) | JSON_SORT_KEYS);
+
+		write_file_atomic(path, text, strlen(text));
+		free(text);
+		free(path);
+		*changed = json_incref(json_object_get(res, "changed_files"));
+		json_decref(res);
+	}
+	return rc;
+}
+
+static int commit_kept(struct branch *b, struct scan *s, json_t *inv,
+		       json_t *rep, json_t *all_changed)
+{
+	size_t k, i;
+	int rc = 0;
+
+	for (k = 0; k < ARRAY_SIZE(keep_classes) && !rc; k++) {
+		json_t *these = json_array(), *cls = keep_upto(rep, (int)k, these);
+		json_t *changed = NULL, *l;
+		char *meta, *subject;
+		struct sb body = SB_INIT;
+
+		if (!json_array_size(these))
+			goto next;
+		meta = xasprintf("%s/keep-%s", b->work, keep_classes[k].cls);
+		rc = convert_stage(b, s, inv, cls, meta, true, &changed);
+		free(meta);
+		if (rc != EXIT_OK && rc != EXIT_REVIEW)
+			goto next;
+		rc = 0;
+		sb_addf(&body,
+			"These locks are %s:\nthey cannot sleep, so they stay %s on "
+			"PREEMPT_RT.\nEach is listed with the chain of evidence "
+			"that decided it\n(%s, entry first, acquisition "
+			"last).\n\n",
+			keep_classes[k].why, s->tree.has_raw ? "raw_spinlock_t" :
+			"spinlock_t", RTLOCK_VERSION);
+		json_array_foreach(these, i, l)
+			evidence_text(&body, l);
+		sb_adds(&body, "\n");
+		trailers(b, &body);
+		subject = xasprintf("locking: Keep the %s locks spinning (%zu)",
+				    keep_classes[k].cls, json_array_size(these));
+		/* every file the conversion touched, so a reverted one is seen */
+		rc = stage(b, all_changed);
+		if (!rc && changed)
+			rc = stage(b, changed);
+		if (!rc)
+			rc = commit(b, subject, &body, NULL, NULL);
+		free(subject);
+next:
+		sb_release(&body);
+		json_decref(changed);
+		json_decref(these);
+		json_decref(cls);
+	}
+	return rc;
+}
+
+/* ---- 4: the workqueue patch ---- */
+
+/* "Author: x\nEmail: y\nSubject: z\n" from git mailinfo: the value of @key. */
+static char *info_field(const char *info, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p;
+
+	for (p = info; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, n) && p[n] == ':' && p[n + 1] == ' ')
+			return xstrndup(p + n + 2, strcspn(p + n + 2, "\n"));
+	return xstrdup("");
+}
+
+static int commit_patch(struct branch *b)
+{
+	char *msg = xasprintf("%s/patch-msg", b->work);
+	char *diff = xasprintf("%s/patch-diff", b->work);
+	char *author, *mail, *subject, *text;
+	struct sb info = SB_INIT, body = SB_INIT;
+	int rc;
+
+	if (git_run(&b->g, &info, b->patch, "mailinfo", "-b", msg, diff, NULL))
+		return git_error(b, b->patch);
+	author = info_field(sb_str(&info), "Author");
+	mail = info_field(sb_str(&info), "Email");
+	subject = info_field(sb_str(&info), "Subject");
+	text = read_file(msg, NULL);
+	sb_adds(&body, text ? text : "");
+	if (!strstr(sb_str(&body), "Signed-off-by: "))
+		sb_adds(&body, "\n");
+	if (b->o->link)
+		sb_addf(&body, "Link: %s\n", b->o->link);
+	if (!strstr(sb_str(&body), b->mail))
+		sb_addf(&body, "Signed-off-by: %s <%s>\n", b->name, b->mail);
+	/* the index, then the converted tree, so both hold the patch */
+	rc = git_run(&b->g, NULL, NULL, "apply", "--cached", "--whitespace=nowarn",
+		     diff, NULL);
+	if (!rc) {
+		b->g.work_tree = b->conv;
+		b->g.cwd = b->conv;
+		rc = git_run(&b->g, NULL, NULL, "apply", "--whitespace=nowarn",
+			     diff, NULL);
+		b->g.work_tree = NULL;
+		b->g.cwd = NULL;
+	}
+	if (rc) {
+		error("%s does not apply to the converted tree", b->patch);
+		rc = git_error(b, "git apply");
+	} else {
+		rc = commit(b, subject, &body, *author ? author : NULL, mail);
+	}
+	free(author);
+	free(mail);
+	free(subject);
+	free(text);
+	free(msg);
+	free(diff);
+	sb_release(&info);
+	sb_release(&body);
+	return rc;
+}
+
+/* ---- the branch and the series ---- */
+
+static int update_ref(struct branch *b)
+{
+	char *ref = xasprintf("refs/heads/%s", b->o->name);
+	const char *old = b->old ? b->old : "0000000000000000000000000000000000000000";
+	int rc = 0;
+
+	if (git_run(&b->g, NULL, NULL, "update-ref", "-m", "rtlock branch", ref,
+		    b->head, old, NULL))
+		rc = git_error(b, ref);
+	free(ref);
+	return rc;
+}
+
+/* Fill the cover letter's placeholders; its date is the last commit's. */
+static int cover_letter(struct branch *b, const char *dir, struct scan *s,
+			json_t *rep)
+{
+	char *path = xasprintf("%s/0000-cover-letter.patch", dir), *t, *p;
+	char *date = git_read(&b->g, "show", "-s", "--format=%aD", b->head, NULL);
+	json_t *sum = json_object_get(rep, "summary"), *by, *v;
+	const char *k;
+	struct sb out = SB_INIT, blurb = SB_INIT;
+	int rc = 0;
+
+	t = read_file(path, NULL);
+	if (!t) {
+		rc = error("%s: %s", path, strerror(errno));
+		free(path);
+		free(date);
+		return rc;
+	}
+	sb_addf(&blurb,
+		"This series converts the spinlocks of Linux %s that may sleep on\n"
+		"PREEMPT_RT to lock_t, and keeps spinning those that must.  It was\n"
+		"generated by %s; regenerate it rather than rebase it.\n\n"
+		"Locks: %d, must spin: %d, convert: %d.  By class:\n",
+		s->tree.version, RTLOCK_VERSION,
+		(int)json_integer_value(json_object_get(sum, "locks")),
+		(int)json_integer_value(json_object_get(sum, "must_spin")),
+		(int)json_integer_value(json_object_get(sum, "convert")));
+	by = json_object_get(sum, "by_class");
+	json_object_foreach(by, k, v)
+		sb_addf(&blurb, "  %-10s %6d\n", k, (int)json_integer_value(v));
+	sb_addf(&blurb, "Whitelist entries: %d (stale: %d).  Unresolved lock "
+		"calls: %d.  Files that\ndid not parse: %d.\n",
+		(int)json_integer_value(json_object_get(sum, "whitelist_entries")),
+		(int)json_integer_value(json_object_get(sum, "whitelist_stale")),
+		(int)json_integer_value(json_object_get(sum, "unresolved_sites")),
+		(int)json_integer_value(json_object_get(sum, "parse_failures")));
+	if (b->o->link)
+		sb_addf(&blurb, "\nThe classification report: %s\n", b->o->link);
+	for (p = t; *p; ) {
+		size_t n = strcspn(p, "\n");
+
+		const char *subj = strstr(p, "*** SUBJECT HERE ***");
+
+		if (subj && subj < p + n)
+			sb_addf(&out, "%.*sPREEMPT_RT: lock_t for Linux %s",
+				(int)(subj - p), p, s->tree.version);
+		else if (has_prefix(p, "*** BLURB HERE ***"))
+			sb_adds(&out, sb_str(&blurb));
+		else if (has_prefix(p, "Date: ") && date)
+			sb_addf(&out, "Date: %s", date);
+		else
+			sb_add(&out, p, n);
+		p += n;
+		if (*p)
+			sb_add(&out, p++, 1);
+	}
+	if (write_file_atomic(path, out.buf, out.len) < 0)
+		rc = error("%s: %s", path, strerror(errno));
+	sb_release(&out);
+	sb_release(&blurb);
+	free(t);
+	free(date);
+	free(path);
+	return rc;
+}
+
+/* OUT/series: git format-patch of base..head with a cover letter. */
+static int write_series(struct branch *b, struct scan *s, json_t *rep)
+{
+	char *tmp = xasprintf("%s/series.tmp", b->out);
+	char *dst = xasprintf("%s/series", b->out);
+	char *range = xasprintf("%s..%s", b->base, b->head);
+	char *basearg = xasprintf("--base=%s", b->base);
+	int rc = 0;
+
+	remove_tree(tmp);
+	set_env(b, NULL, NULL, b->base_time + b->ncommits);
+	if (git_run(&b->g, NULL, NULL, "format-patch", "-q", "--cover-letter",
+		    "--no-signature", "--full-index", "--no-renames", basearg,
+		    "-o", tmp, range, NULL))
+		rc = git_error(b, "git format-patch");
+	clear_env(b);
+	if (!rc && cover_letter(b, tmp, s, rep) < 0)
+		rc = -1;
+	else if (!rc && (remove_tree(dst), rename(tmp, dst) < 0))
+		rc = error("%s: %s", dst, strerror(errno));
+	free(tmp);
+	free(dst);
+	free(range);
+	free(basearg);
+	return rc;
+}
+
+static int write_summary(struct branch *b, json_t *all_changed)
+{
+	char *path = xasprintf("%s/branch.json", b->out), *text;
+	json_t *j = json_pack("{sssssssssssOsisO}", "schema", "rtlock-branch-1",
+			      "tool", RTLOCK_VERSION, "branch", b->o->name,
+			      "base", b->base, "head", b->head, "commits",
+			      b->commits, "converted_files",
+			      (int)json_array_size(all_changed), "patch",
+			      json_string(strrchr(b->patch, '/') + 1));
+	int rc = 0;
+
+	json_object_set_new(j, "repository", json_string(b->git_dir));
+	text = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
+	if (write_file_atomic(path, text, strlen(text)) < 0)
+		rc = error("%s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+	json_decref(j);
+	return rc;
+}
+
+int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
+{
+	json_t *all = keep_upto(rep, -1, NULL), *changed = NULL;
+	char *meta = xasprintf("%s/convert-all", b->work);
+	int rc, review;
+
+	/* the whole tree converted: every spinlock_t becomes lock_t */
+	remove_tree(b->conv);
+	review = convert_stage(b, s, inv, all, meta, false, &changed);
+	free(meta);
+	json_decref(all);
+	if (review != EXIT_OK && review != EXIT_REVIEW) {
+		json_decref(changed);
+		return review;
+	}
+	unlink(b->index);
+	rc = git_run(&b->g, NULL, NULL, "read-tree", b->base, NULL) ?
+		     git_error(b, "git read-tree") : 0;
+	if (!rc)
+		rc = commit_lock_h(b, s);
+	if (!rc)
+		rc = commit_conversion(b, s, changed);
+	if (!rc)
+		rc = commit_kept(b, s, inv, rep, changed);
+	if (!rc)
+		rc = commit_patch(b);
+	if (!rc)
+		rc = update_ref(b);
+	if (!rc)
+		rc = write_series(b, s, rep);
+	if (!rc)
+		rc = write_summary(b, changed);
+	if (!rc && !b->o->quiet)
+		printf("branch: %s at %.12s, %u commits on %.12s; series in "
+		       "%s/series\n", b->o->name, b->head, b->ncommits, b->base,
+		       b->out);
+	json_decref(changed);
+	return rc ? EXIT_FAIL : review;
+}
+
+void branch_release(struct branch *b)
+{
+	free(b->out);
+	free(b->cache);
+	free(b->git_dir);
+	free(b->log);
+	free(b->index);
+	free(b->work);
+	free(b->conv);
+	free(b->base);
+	free(b->old);
+	free(b->tree_dir);
+	free(b->patch);
+	free(b->name);
+	free(b->mail);
+	free(b->head);
+	json_decref(b->commits);
+}
