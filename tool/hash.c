@@ -54,3 +54,16 @@ int hash_file(const char *path, char out[HASH_HEX])
 	free(buf);
 	return 0;
 }
+
+void hasher_adds_rooted(struct hasher *h, const char *s, const char *root)
+{
+	size_t n = strlen(root);
+	const char *p;
+
+	while (n && (p = strstr(s, root))) {
+		hasher_add(h, s, p - s);
+		hasher_add(h, "@ROOT@", 6);
+		s = p + n;
+	}
+	hasher_adds(h, s);
+}

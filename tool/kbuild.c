@@ -69,8 +69,22 @@ static void bare_flags(struct kbuild *kb, const struct tree *t)
 	add_arg(kb, "-std=gnu11");
 }
 
+/*
+ * @path with the tree kbuild was prepared from (@src) replaced by the tree
+ * being read: one prepared output serves every tree of a version.
+ */
+static char *rebase(const char *path, const char *src, const char *root)
+{
+	size_t n = strlen(src);
+
+	if (!strncmp(path, src, n) && (path[n] == '/' || !path[n]))
+		return xasprintf("%s%s", root, path + n);
+	return xstrdup(path);
+}
+
 /* Keep the preprocessor and language flags of a kbuild gcc command. */
-static void harvest(struct kbuild *kb, char *cmd)
+static void harvest(struct kbuild *kb, char *cmd, const char *src,
+		    const char *root)
 {
 	char *tok, *save = NULL;
 	bool want_next = false;
@@ -80,7 +94,7 @@ static void harvest(struct kbuild *kb, char *cmd)
 	for (tok = strtok_r(cmd, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
 		if (want_next) {
-			char *abs = tok[0] == '/' ? xstrdup(tok)
+			char *abs = tok[0] == '/' ? rebase(tok, src, root)
 				 : xasprintf("%s/%s", kb->objdir, tok);
 
 			add_arg(kb, abs);
@@ -92,10 +106,12 @@ static void harvest(struct kbuild *kb, char *cmd)
 			add_arg(kb, tok);
 			want_next = true;
 		} else if (!strncmp(tok, "-I", 2) && tok[2]) {
-			char *abs = tok[2] == '/'
-					    ? xstrdup(tok)
+			char *abs, *r = rebase(tok + 2, src, root);
+
+			abs = tok[2] == '/' ? xasprintf("-I%s", r)
 					    : xasprintf("-I%s/%s", kb->objdir,
 							tok + 2);
+			free(r);
 
 			add_arg(kb, abs);
 			free(abs);
@@ -106,6 +122,23 @@ static void harvest(struct kbuild *kb, char *cmd)
 			add_arg(kb, tok);
 		}
 	}
+}
+
+static char *source_path(struct kbuild *kb)
+{
+	return xasprintf("%s/rtlock-source", kb->objdir);
+}
+
+/* Which tree the output was prepared from. */
+static int write_source(struct kbuild *kb, const char *root)
+{
+	char *p = source_path(kb);
+	int rc = write_file_atomic(p, root, strlen(root));
+
+	if (rc < 0)
+		error("%s: %s", p, strerror(errno));
+	free(p);
+	return rc;
 }
 
 static int prepare(struct kbuild *kb, const struct tree *t, const char *config,
@@ -135,7 +168,7 @@ static int prepare(struct kbuild *kb, const struct tree *t, const char *config,
 		error("kbuild '%s prepare' failed in %s: see %s", config,
 		      kb->objdir, log);
 	else
-		rc = 0;
+		rc = write_source(kb, t->root);
 	free(log);
 	free(o);
 	free(cfg);
@@ -176,7 +209,14 @@ int kbuild_setup(struct kbuild *kb, const struct tree *t, const char *cache,
 		return -1;
 	}
 	cmd[strcspn(cmd, "\n")] = '\0';
-	harvest(kb, strchr(cmd, '=') ? strchr(cmd, '=') + 1 : cmd);
+	{
+		char *sp = source_path(kb), *src = read_file(sp, NULL);
+
+		harvest(kb, strchr(cmd, '=') ? strchr(cmd, '=') + 1 : cmd,
+			src ? src : t->root, t->root);
+		free(src);
+		free(sp);
+	}
 	free(cmd);
 	free(cmdfile);
 	return 0;

@@ -32,7 +32,7 @@ static const char *clang_binary(void)
 
 /* Hash the prelude's text and every file the -MF dependency list names. */
 static void hash_deps(struct prelude *p, struct cache *c, const char *depfile,
-		      const char *text)
+		      const char *text, const char *root)
 {
 	char *deps = read_file(depfile, NULL), *tok, *save = NULL;
 	struct hasher h;
@@ -43,7 +43,7 @@ static void hash_deps(struct prelude *p, struct cache *c, const char *depfile,
 	     tok = strtok_r(NULL, " \t\n\\", &save)) {
 		if (has_suffix(tok, ":"))
 			continue;
-		hasher_adds(&h, tok);
+		hasher_adds_rooted(&h, tok, root);
 		hasher_adds(&h, cache_file_hash(c, tok));
 	}
 	hasher_final(&h, p->hash);
@@ -109,7 +109,7 @@ int prelude_build(struct prelude *p, const struct tree *t,
 		rc = -1;
 		goto out;
 	}
-	hash_deps(p, c, dep, text.buf);
+	hash_deps(p, c, dep, text.buf, t->root);
 	rc = 0;
 out:
 	if (rc)

@@ -109,9 +109,9 @@ static void make_salt(struct scan *s, const char *prelude_hash)
 	hasher_init(&h);
 	hasher_adds(&h, RTLOCK_FACTS_HASH);
 	hasher_adds(&h, "rtlock-facts-1");
-	hasher_adds(&h, s->tree.root);
+	/* not the tree's place: the same files elsewhere share the facts */
 	for (i = 0; i < s->kb.nargs; i++)
-		hasher_adds(&h, s->kb.args[i]);
+		hasher_adds_rooted(&h, s->kb.args[i], s->tree.root);
 	hasher_adds(&h, prelude_hash);
 	hasher_final(&h, s->salt);
 }
@@ -239,7 +239,14 @@ static void setup_prelude(const struct scan_opts *o, struct scan *s)
 	make_salt(s, "");
 	if (o->no_prelude || !s->kb.objdir)
 		return;
-	dir = xasprintf("%s/prelude-%s", s->cache.dir, s->salt);
+	/* the PCH names the tree's headers: one per tree */
+	{
+		char where[HASH_HEX];
+
+		hash_buf(s->tree.root, strlen(s->tree.root), where);
+		dir = xasprintf("%s/prelude-%s-%.8s", s->cache.dir, s->salt,
+				where);
+	}
 	if (prelude_build(&s->prelude, &s->tree, &s->kb, &s->cache, dir) < 0) {
 		free(dir);
 		return;
