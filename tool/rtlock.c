@@ -331,6 +331,21 @@ static int classify_stage(struct common *cp, bool audit,
 			  int (*then)(struct common *c, struct scan *s,
 				      json_t *inv, json_t *rep));
 
+/* The text summary (what a terminal shows), as report.txt holds it. */
+static char *report_string(struct scan *s, json_t *inv, json_t *rep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return xstrdup("");
+	scan_print_summary(s, inv, f);
+	report_text(rep, f);
+	fclose(f);
+	return buf;
+}
+
 /* scan, then classify (audit: with raw_spinlock_t undecided). */
 static int classify_cmd(int argc, char **argv, bool audit)
 {
@@ -356,7 +371,7 @@ static int classify_stage(struct common *cp, bool audit,
 	struct classify cl;
 	struct whitelist wl = { 0 };
 	json_t *inv, *rep, *a = NULL;
-	char *html;
+	char *html, *text;
 	int rc;
 
 	if (c.whitelist && whitelist_load(&wl, c.whitelist) < 0)
@@ -385,16 +400,30 @@ static int classify_stage(struct common *cp, bool audit,
 		json_decref(old);
 	}
 	html = report_html(rep);
+	text = report_string(&s, inv, rep);
 	if (write_json(c.out_dir, "scan.json", inv) < 0 ||
 	    write_json(c.out_dir, audit ? "audit-classify.json" : "classify.json",
 		       rep) < 0 ||
-	    write_text(c.out_dir, audit ? "audit.html" : "report.html", html) < 0)
+	    write_text(c.out_dir, audit ? "audit.html" : "report.html", html) < 0 ||
+	    write_text(c.out_dir, audit ? "audit-report.txt" : "report.txt",
+		       text) < 0)
 		rc = EXIT_ENV;
 	free(html);
+	free(text);
 	if (audit && !rc) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
 		a = audit_json(rep);
-		if (write_json(c.out_dir, "audit.json", a) < 0)
+		if (f) {
+			audit_text(a, f);
+			fclose(f);
+		}
+		if (write_json(c.out_dir, "audit.json", a) < 0 ||
+		    write_text(c.out_dir, "audit.txt", buf ? buf : "") < 0)
 			rc = EXIT_ENV;
+		free(buf);
 	}
 	if (!rc && !c.scan.quiet) {
 		scan_print_summary(&s, inv, stdout);
