@@ -733,6 +733,12 @@ static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
 		free(text);
 		free(path);
 		*changed = json_incref(json_object_get(res, "changed_files"));
+		if (!reuse) {
+			b->convert_failed = json_array_size(
+				json_object_get(res, "failed"));
+			b->leftovers = json_integer_value(
+				json_object_get(res, "leftovers"));
+		}
 		json_decref(res);
 	}
 	return rc;
@@ -983,6 +989,7 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 {
 	json_t *all = keep_upto(rep, -1, NULL), *changed = NULL;
 	char *meta = xasprintf("%s/convert-all", b->work);
+	double t0 = now_sec(), t = t0;
 	int rc, review;
 
 	/* the whole tree converted: every spinlock_t becomes lock_t */
@@ -990,10 +997,12 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 	review = convert_stage(b, s, inv, all, meta, false, &changed);
 	free(meta);
 	json_decref(all);
+	b->t_convert = now_sec() - t;
 	if (review != EXIT_OK && review != EXIT_REVIEW) {
 		json_decref(changed);
 		return review;
 	}
+	b->converted_files = json_array_size(changed);
 	unlink(b->index);
 	rc = git_run(&b->g, NULL, NULL, "read-tree", b->base, NULL) ?
 		     git_error(b, "git read-tree") : 0;
@@ -1001,8 +1010,10 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 		rc = commit_lock_h(b, s);
 	if (!rc)
 		rc = commit_conversion(b, s, changed);
+	t = now_sec();
 	if (!rc)
 		rc = commit_kept(b, s, inv, rep, changed);
+	b->t_keep = now_sec() - t;
 	if (!rc)
 		rc = commit_patch(b);
 	if (!rc)
@@ -1011,12 +1022,14 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 		rc = write_series(b, s, rep);
 	if (!rc)
 		rc = write_summary(b, changed);
+	b->t_git = now_sec() - t0 - b->t_convert - b->t_keep;
 	if (!rc && !b->o->quiet)
 		printf("branch: %s at %.12s, %u commits on %.12s; series in "
 		       "%s/series\n", b->o->name, b->head, b->ncommits, b->base,
 		       b->out);
 	json_decref(changed);
-	return rc ? EXIT_FAIL : review;
+	/* an exit status from a stage, or -1 from the git steps */
+	return rc > 0 ? rc : rc < 0 ? EXIT_FAIL : review;
 }
 
 void branch_release(struct branch *b)

@@ -51,6 +51,9 @@ struct branch {
 	unsigned ncommits;
 	char *head;
 	json_t *commits;
+	/* for the summary */
+	double t_convert, t_keep, t_git;
+	int convert_failed, leftovers, converted_files;
 };
 
 /*

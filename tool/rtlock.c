@@ -27,6 +27,8 @@ struct common {
 	const char *out_tree;	/* convert: the converted copy */
 	bool in_place;		/* convert: write into the tree */
 	struct branch_opts branch;
+	bool json;		/* branch: the summary as JSON on stdout */
+	double t_classify;
 };
 
 static const char usage_text[] =
@@ -47,6 +49,8 @@ static const char usage_text[] =
 	"                   checkout (or an unpacked release) and commit the\n"
 	"                   RT branch: --base REV --name BRANCH [--force]\n"
 	"                   (writes OUT/series/, OUT/branch.json)\n"
+	"  regen KERNEL     the same as branch: the release job in one go\n"
+	"                   (ends with a summary; --json prints it as JSON)\n"
 	"  facts KERNEL FILE  print the lock facts of one C file (plumbing)\n"
 	"  help             this text\n"
 	"  version          print the version\n"
@@ -80,6 +84,7 @@ static const char usage_text[] =
 	"      --patches DIR    branch: the ports of the workqueue patch,\n"
 	"                       DIR/<major>.<minor>/0001-*.patch (default:\n"
 	"                       patches/ of rtlock, or $RTLOCK_PATCHES)\n"
+	"      --json           branch: no progress, the summary as JSON\n"
 	"  -q, --quiet          no progress line, no summary\n"
 	"\n"
 	"The kernel tree is only read; kbuild output goes to the cache.\n"
@@ -144,6 +149,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "identity", required_argument, NULL, 'i' },
 		{ "link", required_argument, NULL, 'L' },
 		{ "patches", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -224,6 +230,10 @@ static int parse_common(int argc, char **argv, struct common *c)
 			break;
 		case 'p':
 			c->branch.patches = optarg;
+			break;
+		case 'J':
+			c->json = true;
+			c->scan.quiet = true;
 			break;
 		case 'q':
 			c->scan.quiet = true;
@@ -372,6 +382,7 @@ static int classify_stage(struct common *cp, bool audit,
 	struct whitelist wl = { 0 };
 	json_t *inv, *rep, *a = NULL;
 	char *html, *text;
+	double t0;
 	int rc;
 
 	if (c.whitelist && whitelist_load(&wl, c.whitelist) < 0)
@@ -383,10 +394,12 @@ static int classify_stage(struct common *cp, bool audit,
 		return rc;
 	}
 	inv = scan_inventory(&s);
+	t0 = now_sec();
 	classify_init(&cl, &s.prog, audit);
 	classify_whitelist(&cl, &wl);
 	classify_run(&cl);
 	rep = report_json(&s, &cl, inv);
+	c.t_classify = now_sec() - t0;
 	if (c.since) {
 		json_error_t err;
 		json_t *old = json_load_file(c.since, 0, &err);
@@ -495,10 +508,76 @@ static int cmd_convert(int argc, char **argv)
 /* rtlock branch KERNEL --base REV --name BRANCH */
 static struct branch *the_branch;
 
+/* What a CI log shows at the end: counts, review items, time, memory. */
+static json_t *run_summary(struct common *c, struct scan *s, json_t *rep,
+			   struct branch *b, int rc)
+{
+	json_t *sum = json_object_get(rep, "summary");
+	double scan = s->t_prefilter + s->t_parse + s->t_link;
+
+	return json_pack(
+		"{sssisOsisisisis{sisisisisisi}s{sfsfsfsfsf}sisssO}",
+		"schema", "rtlock-summary-1", "exit", rc, "locks_by_class",
+		json_object_get(sum, "by_class"), "must_spin",
+		(int)json_integer_value(json_object_get(sum, "must_spin")),
+		"converted_locks",
+		(int)json_integer_value(json_object_get(sum, "convert")),
+		"converted_files", b->converted_files, "commits",
+		(int)b->ncommits, "review", "whitelist_entries",
+		(int)json_integer_value(json_object_get(sum, "whitelist_entries")),
+		"whitelist_stale",
+		(int)json_integer_value(json_object_get(sum, "whitelist_stale")),
+		"parse_failures",
+		(int)json_integer_value(json_object_get(sum, "parse_failures")),
+		"unresolved_sites",
+		(int)json_integer_value(json_object_get(sum, "unresolved_sites")),
+		"spatch_failures", b->convert_failed, "leftovers", b->leftovers,
+		"seconds", "scan", scan, "classify", c->t_classify, "convert",
+		b->t_convert, "keep", b->t_keep, "git", b->t_git,
+		"peak_rss_mib", (int)(peak_rss_kib() / 1024), "head",
+		b->head ? b->head : "", "branch", json_string(b->o->name));
+}
+
+static void print_summary(json_t *j, FILE *f)
+{
+	json_t *r = json_object_get(j, "review"), *t = json_object_get(j, "seconds");
+	json_t *v;
+	const char *k;
+
+	fprintf(f, "summary: %d locks converted, %d kept spinning; %d files "
+		   "converted in %d commits\n  by class:",
+		(int)json_integer_value(json_object_get(j, "converted_locks")),
+		(int)json_integer_value(json_object_get(j, "must_spin")),
+		(int)json_integer_value(json_object_get(j, "converted_files")),
+		(int)json_integer_value(json_object_get(j, "commits")));
+	json_object_foreach(json_object_get(j, "locks_by_class"), k, v)
+		fprintf(f, " %s %d", k, (int)json_integer_value(v));
+	fprintf(f, "\n  review:");
+	json_object_foreach(r, k, v)
+		fprintf(f, " %s %d", k, (int)json_integer_value(v));
+	fprintf(f, "\n  seconds:");
+	json_object_foreach(t, k, v)
+		fprintf(f, " %s %.1f", k, json_real_value(v));
+	fprintf(f, "; peak memory %d MiB\n",
+		(int)json_integer_value(json_object_get(j, "peak_rss_mib")));
+}
+
 static int branch_next(struct common *c, struct scan *s, json_t *inv,
 		       json_t *rep)
 {
-	return branch_build(the_branch, s, inv, rep);
+	int rc = branch_build(the_branch, s, inv, rep);
+	json_t *sum = run_summary(c, s, rep, the_branch, rc);
+
+	if (write_json(c->out_dir, "summary.json", sum) < 0 && !rc)
+		rc = EXIT_ENV;
+	if (c->json) {
+		json_dumpf(sum, stdout, JSON_INDENT(1) | JSON_SORT_KEYS);
+		putchar('\n');
+	} else if (!c->scan.quiet) {
+		print_summary(sum, stdout);
+	}
+	json_decref(sum);
+	return rc;
 }
 
 static int cmd_branch(int argc, char **argv)
@@ -552,6 +631,7 @@ static const struct cmd {
 	{ "audit", cmd_audit },
 	{ "convert", cmd_convert },
 	{ "branch", cmd_branch },
+	{ "regen", cmd_branch },
 	{ "facts", cmd_facts },
 };
 
