@@ -102,11 +102,13 @@ test: deps tool/rtlock tests/unit/run-unit tests/e2e/run-e2e
 	tests/cocci/run.sh
 	@echo "all test suites passed"
 
-# Benchmarks on a real tree (not tests): make bench KERNEL=/path/to/linux
+# Benchmarks on a real tree (not tests):
+#   make bench KERNEL=/path/to/linux [NEXT=/path/to/next/release]
 KERNEL ?=
+NEXT ?=
 BENCH_CACHE ?= $(HOME)/.cache/rtlock-bench
 bench: tool/rtlock
 	@test -n "$(KERNEL)" || { echo "make bench KERNEL=/path/to/kernel" >&2; exit 2; }
-	tests/bench/bench.sh "$(KERNEL)" "$(BENCH_CACHE)"
+	tests/bench/bench.sh "$(KERNEL)" "$(BENCH_CACHE)" $(NEXT)
 
 .PHONY: deps demo test unit e2e bench

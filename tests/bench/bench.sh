@@ -1,47 +1,107 @@
 #!/usr/bin/env bash
 # rtlock benchmarks on a real kernel tree (not a test: nothing here fails
 # on a number).  Runs, on this machine, one after the other:
-#   floor     git grep / grep -rl of the spinlock API (reading the tree)
-#   cold      rtlock scan with an empty cache
-#   warm      rtlock scan again, nothing changed
+#   floor     grep -rl of the spinlock API (reading the tree)
+#   cold      rtlock regen with an empty cache (scan, classify, convert,
+#             branch, series)
+#   warm      rtlock regen again, nothing changed
 #   classify  rtlock classify from the warm cache
 #   audit     rtlock audit --no-whitelist (precision/recall vs raw locks)
-# and prints wall time, CPU time and peak memory of each, the coverage
-# figures of the scan against grep, and the audit table.
+#   spatch    the peer: one plain spatch -j JOBS run of the same rules over
+#             the same files (a copy of the tree)
+#   next      with NEXT set: rtlock regen of the next release on the cache
+#             the runs above filled
+# and prints wall time, CPU time and peak memory of each, the seconds per
+# stage of the regen runs, the ratios to the peers, the coverage of the
+# scan against grep, and the audit table.
 #
-#   tests/bench/bench.sh KERNEL CACHE_DIR
+#   tests/bench/bench.sh KERNEL CACHE_DIR [NEXT_KERNEL]
+#
+# BENCH_ONLY="cold warm" runs a subset; JOBS (default: all cores).
 set -euo pipefail
-kernel=$1 cache=$2
+kernel=$1 cache=$2 next=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rtlock=$top/tool/rtlock
+jobs=${JOBS:-$(nproc)}
+only=${BENCH_ONLY:-floor cold warm classify audit spatch next}
 out=$(mktemp -d /tmp/rtlock-bench-XXXXXX)
 log=$out/times
 printf '%-10s %10s %10s %10s\n' stage wall_s cpu_s peak_MiB > "$log"
+
+want() { [[ " $only " == *" $1 "* ]]; }
 
 measure() {
 	local name=$1
 	shift
 	/usr/bin/time -f "%e %U %S %M" -o "$out/$name.time" "$@" \
 		> "$out/$name.out" 2> "$out/$name.err" || true
-	read -r wall user sys rss < "$out/$name.time"
+	read -r wall user sys rss < <(tail -1 "$out/$name.time")
 	printf '%-10s %10.1f %10.1f %10d\n' "$name" "$wall" \
 		"$(echo "$user + $sys" | bc)" $((rss / 1024)) >> "$log"
 }
 
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; tree: $kernel"
-measure floor grep -rlE 'spin_lock|spinlock_t|spin_unlock|SPIN_LOCK' \
+wall() { awk -v s="$1" '$1 == s { print $2 }' "$log"; }
+
+regen() {
+	local name=$1 tree=$2
+	measure "$name" "$rtlock" regen -q --force -j "$jobs" -C "$cache" \
+		-o "$out/$name" --name "rt/bench-$name" "$tree"
+	if [ -f "$out/$name/summary.json" ]; then
+		printf '  %s seconds per stage: %s\n' "$name" \
+			"$(jq -c '.seconds | map_values(. * 10 | round / 10)' \
+				"$out/$name/summary.json")" >> "$out/stages"
+	fi
+}
+
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB;" \
+	"tree: $kernel; jobs: $jobs; outputs: $out"
+want floor && measure floor grep -rlE \
+	'spin_lock|spinlock_t|spin_unlock|SPIN_LOCK' \
 	--include='*.c' --include='*.h' "$kernel"
-rm -rf "$cache"
-measure cold "$rtlock" scan -q -C "$cache" -o "$out/cold" "$kernel"
-measure warm "$rtlock" scan -q -C "$cache" -o "$out/warm" "$kernel"
-measure classify "$rtlock" classify -q --no-whitelist -C "$cache" \
-	-o "$out/classify" "$kernel"
-measure audit "$rtlock" audit --no-whitelist -C "$cache" -o "$out/audit" \
-	"$kernel"
+if want cold; then
+	rm -rf "$cache"
+	regen cold "$kernel"
+fi
+want warm && regen warm "$kernel"
+want classify && measure classify "$rtlock" classify -q --no-whitelist \
+	-j "$jobs" -C "$cache" -o "$out/classify" "$kernel"
+want audit && measure audit "$rtlock" audit --no-whitelist -j "$jobs" \
+	-C "$cache" -o "$out/audit" "$kernel"
+if want spatch; then
+	# the same rules with nothing kept, on the same files, one run
+	mkdir -p "$out/spatch-tree"
+	tar -C "$kernel" --exclude=./.git -cf - . | tar -C "$out/spatch-tree" -xf -
+	: > "$out/empty"
+	files=$out/spatch-files
+	(cd "$kernel" && grep -rlE 'spin_lock|spinlock_t|SPIN_LOCK' \
+		--include='*.c' --include='*.h' .) > "$files"
+	measure spatch sh -c "cd '$out/spatch-tree' && xargs spatch \
+		--sp-file '$top/cocci/lock_t.cocci' --no-includes \
+		--include-headers --in-place --very-quiet -j '$jobs' \
+		-D keep_sites='$out/empty' -D keep_decls='$out/empty' -D raw=1 \
+		< '$files'"
+	rm -rf "$out/spatch-tree"
+fi
+[ -n "$next" ] && want next && regen next "$next"
+
 cat "$log"
+[ -f "$out/stages" ] && cat "$out/stages"
 echo
-"$top/tests/bench/scan-coverage.sh" "$kernel" "$out/warm/scan.json" \
-	"$out/coverage-misses.txt"
+if [ -n "$(wall warm)" ] && [ -n "$(wall cold)" ]; then
+	echo "cold / warm: $(echo "scale=1; $(wall cold) / $(wall warm)" | bc)x"
+fi
+if [ -n "$(wall spatch)" ] && [ -f "$out/cold/summary.json" ]; then
+	echo "convert stage (cold) / plain spatch: $(echo "scale=2; \
+$(jq .seconds.convert "$out/cold/summary.json") / $(wall spatch)" | bc)"
+fi
+if [ -n "$(wall warm)" ] && [ "$(echo "$(wall floor) > 0" | bc)" = 1 ]; then
+	echo "warm / grep floor: $(echo "scale=1; $(wall warm) / $(wall floor)" | bc)x"
+fi
 echo
-sed -n '/^audit:/,$p' "$out/audit.out"
+if [ -f "$out/cold/scan.json" ]; then
+	"$top/tests/bench/scan-coverage.sh" "$kernel" "$out/cold/scan.json" \
+		"$out/coverage-misses.txt"
+	echo
+fi
+[ -f "$out/audit/audit.txt" ] && cat "$out/audit/audit.txt"
 echo "(outputs in $out)"
