@@ -129,17 +129,22 @@ static int release_repo(struct branch *b)
 	stat(mf, &st);
 	b->base_time = st.st_mtime;
 	unlink(b->index);
-	b->g.work_tree = b->o->kernel;
-	if (git_run(&b->g, NULL, NULL, "add", "-A", "-f", ".", NULL)) {
-		git_error(b, "reading the release into a repository");
+	b->tree_dir = abs_path(b->o->kernel);
+	b->g.work_tree = b->tree_dir;
+	b->g.cwd = b->tree_dir;
+	rc = git_run(&b->g, NULL, NULL, "add", "-A", "-f", ".", NULL);
+	b->g.work_tree = NULL;
+	b->g.cwd = NULL;
+	if (rc) {
+		rc = git_error(b, "reading the release into a repository");
 		goto out_ver;
 	}
-	b->g.work_tree = NULL;
+	rc = -1;
 	tree = git_read(&b->g, "write-tree", NULL);
 	msg = xasprintf("%s/base-message", b->work);
 	{
-		char *text = xasprintf("Linux %s\n\nThe unpacked release in %s, "
-				       "as rtlock read it.\n", ver, b->o->kernel);
+		char *text = xasprintf("Linux %s\n\nThe unpacked release, as "
+				       "rtlock read it.\n", ver);
 
 		write_file_atomic(msg, text, strlen(text));
 		free(text);
@@ -152,7 +157,6 @@ static int release_repo(struct branch *b)
 		git_error(b, "committing the release");
 	else
 		rc = 0;
-	b->tree_dir = abs_path(b->o->kernel);
 	free(tree);
 	free(msg);
 out_ver:
