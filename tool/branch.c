@@ -108,61 +108,48 @@ static char *toplevel_git_dir(const char *kernel, const char *log)
 	return gd;
 }
 
-/* A repository for an unpacked release: OUT/repo.git, the release as base. */
-static int release_repo(struct branch *b)
+/* A repository for an unpacked release: OUT/repo.git. */
+static int release_init(struct branch *b)
 {
-	struct stat st;
-	char *msg, *tree, *ver, *mf = xasprintf("%s/Makefile", b->o->kernel);
-	struct tree t;
-	int rc = -1;
-
 	b->git_dir = xasprintf("%s/repo.git", b->out);
 	b->g.git_dir = b->git_dir;
 	if (!is_dir(b->git_dir) &&
 	    git_run(&b->g, NULL, NULL, "init", "-q", "--bare", NULL))
 		return git_error(b, b->git_dir);
 	set_identity(b, NULL);
-	if (tree_open(&t, b->o->kernel, "x86") < 0)
-		goto out;
-	ver = xstrdup(t.version);
-	tree_release(&t);
-	stat(mf, &st);
-	b->base_time = st.st_mtime;
-	unlink(b->index);
 	b->tree_dir = abs_path(b->o->kernel);
+	return 0;
+}
+
+/* The release as the base commit, dated by its top Makefile. */
+static int release_commit(struct branch *b, const char *version)
+{
+	struct stat st;
+	char *mf = xasprintf("%s/Makefile", b->tree_dir);
+	char *msg = xasprintf("%s/base-message", b->work), *text, *tree;
+	int rc;
+
+	b->base_time = stat(mf, &st) ? 0 : st.st_mtime;
+	free(mf);
+	unlink(b->index);
 	b->g.work_tree = b->tree_dir;
 	b->g.cwd = b->tree_dir;
 	rc = git_run(&b->g, NULL, NULL, "add", "-A", "-f", ".", NULL);
 	b->g.work_tree = NULL;
 	b->g.cwd = NULL;
-	if (rc) {
-		rc = git_error(b, "reading the release into a repository");
-		goto out_ver;
+	tree = rc ? NULL : git_read(&b->g, "write-tree", NULL);
+	text = xasprintf("Linux %s\n\nThe unpacked release, as rtlock read "
+			 "it.\n", version);
+	if (tree && !write_file_atomic(msg, text, strlen(text))) {
+		set_env(b, NULL, NULL, b->base_time);
+		b->base = git_read(&b->g, "commit-tree", "--no-gpg-sign", tree,
+				   "-F", msg, NULL);
+		clear_env(b);
 	}
-	rc = -1;
-	tree = git_read(&b->g, "write-tree", NULL);
-	msg = xasprintf("%s/base-message", b->work);
-	{
-		char *text = xasprintf("Linux %s\n\nThe unpacked release, as "
-				       "rtlock read it.\n", ver);
-
-		write_file_atomic(msg, text, strlen(text));
-		free(text);
-	}
-	set_env(b, NULL, NULL, b->base_time);
-	b->base = tree ? git_read(&b->g, "commit-tree", "--no-gpg-sign", tree,
-				  "-F", msg, NULL) : NULL;
-	clear_env(b);
-	if (!b->base)
-		git_error(b, "committing the release");
-	else
-		rc = 0;
+	rc = b->base ? 0 : git_error(b, "reading the release into a repository");
+	free(text);
 	free(tree);
 	free(msg);
-out_ver:
-	free(ver);
-out:
-	free(mf);
 	return rc;
 }
 
@@ -213,6 +200,25 @@ static char *checked_out_in(struct branch *b)
 	return wt;
 }
 
+/* The branch is made from a commit: say so when the checkout differs. */
+static void warn_uncommitted(struct branch *b)
+{
+	char *abs = abs_path(b->o->kernel);
+	struct git g = b->g;
+	char *st;
+
+	g.index = NULL;
+	g.work_tree = abs;
+	g.cwd = abs;
+	st = git_read(&g, "--no-optional-locks", "status", "--porcelain",
+		      "--untracked-files=no", NULL);
+	if (st && *st)
+		warning("%s has uncommitted changes: the branch is made from "
+			"%.12s, without them", b->o->kernel, b->base);
+	free(st);
+	free(abs);
+}
+
 static int check_name(struct branch *b)
 {
 	char *ref = xasprintf("refs/heads/%s", b->o->name), *wt;
@@ -240,8 +246,8 @@ static int check_name(struct branch *b)
 	return rc;
 }
 
-/* patches/<major>.<minor>/0001-*.patch for the tree's version. */
-static int find_patch(struct branch *b)
+/* <patches>/<major>.<minor>/0001-*.patch for the tree's version. */
+static int find_patch(struct branch *b, char *version, size_t size)
 {
 	struct tree t;
 	char *dir, *ports = NULL;
@@ -250,6 +256,7 @@ static int find_patch(struct branch *b)
 
 	if (tree_open(&t, b->tree_dir, "x86") < 0)
 		return -1;
+	snprintf(version, size, "%s", t.version);
 	dir = xasprintf("%s/%d.%d", b->o->patches, t.ver[0], t.ver[1]);
 	d = opendir(dir);
 	while (d && (de = readdir(d)))
@@ -282,7 +289,7 @@ static int find_patch(struct branch *b)
 int branch_prepare(struct branch *b, const struct branch_opts *o)
 {
 	struct git user;
-	char *gd, *rev;
+	char *gd, *rev, version[64];
 
 	memset(b, 0, sizeof(*b));
 	b->o = o;
@@ -318,8 +325,8 @@ int branch_prepare(struct branch *b, const struct branch_opts *o)
 			      o->base);
 			return EXIT_INPUT;
 		}
-		if (release_repo(b) < 0)
-			return EXIT_INPUT;
+		if (release_init(b) < 0)
+			return EXIT_ENV;
 	} else {
 		b->git_dir = gd;
 		b->g.git_dir = gd;
@@ -327,7 +334,6 @@ int branch_prepare(struct branch *b, const struct branch_opts *o)
 		user.index = NULL;
 		set_identity(b, &user);
 		rev = xasprintf("%s^{commit}", o->base ? o->base : "HEAD");
-
 		b->base = git_read(&b->g, "rev-parse", "--verify", "-q",
 				   "--end-of-options", rev, NULL);
 		free(rev);
@@ -336,20 +342,19 @@ int branch_prepare(struct branch *b, const struct branch_opts *o)
 			      o->base ? o->base : "HEAD", o->kernel);
 			return EXIT_INPUT;
 		}
-		{
-			char *t = git_read(&b->g, "show", "-s", "--format=%ct",
-					   b->base, NULL);
-
-			b->base_time = t ? atoll(t) : 0;
-			free(t);
-		}
+		rev = git_read(&b->g, "show", "-s", "--format=%ct", b->base, NULL);
+		b->base_time = rev ? atoll(rev) : 0;
+		free(rev);
+		warn_uncommitted(b);
 	}
 	if (check_name(b) < 0)
 		return EXIT_INPUT;
 	if (gd && export_base(b) < 0)
 		return EXIT_ENV;
-	if (find_patch(b) < 0)
+	if (find_patch(b, version, sizeof(version)) < 0)
 		return EXIT_INPUT;
+	if (!gd && release_commit(b, version) < 0)
+		return EXIT_ENV;
 	b->head = xstrdup(b->base);
 	return EXIT_OK;
 }

@@ -184,6 +184,31 @@ static void refuses(void **state)
 	free(after);
 }
 
+/* Uncommitted changes: a warning, the branch from the commit, all kept. */
+static void dirty(void **state)
+{
+	char *err, *st, *a, *b;
+
+	(void)state;
+	assert_int_equal(run(NULL, "cd %s && echo '/* x */' >> lib/bucket_locks.c",
+			     repo),
+			 0);
+	st = checkout_state();
+	assert_int_equal(branch(&err, "rt-e", "--base v6.1 --identity "
+					      "'A U Thor <a@example.org>'"),
+			 0);
+	assert_non_null(strstr(err, "has uncommitted changes"));
+	free(err);
+	a = checkout_state();
+	assert_string_equal(st, a);	/* the change is still there */
+	b = git_out("git rev-parse rt-e rt-a", "");
+	assert_int_equal(strncmp(b, strchr(b, '\n') + 1, 40), 0);
+	assert_int_equal(run(NULL, "cd %s && git checkout -q .", repo), 0);
+	free(st);
+	free(a);
+	free(b);
+}
+
 /* An unpacked release gets a repository of its own in OUT/repo.git. */
 static void release(void **state)
 {
@@ -220,6 +245,7 @@ int test_branch(void)
 		cmocka_unit_test(same_as_convert),
 		cmocka_unit_test(reproducible),
 		cmocka_unit_test(refuses),
+		cmocka_unit_test(dirty),
 		cmocka_unit_test(release),
 	};
 	return cmocka_run_group_tests_name("branch", tests, setup, teardown);
