@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "util.h"
 
 static volatile sig_atomic_t stop_signal;
+static bool aborted;
 
 static void on_signal(int sig)
 {
@@ -35,6 +37,27 @@ bool pool_interrupted(void)
 	return stop_signal != 0;
 }
 
+void pool_abort(void)
+{
+	aborted = true;
+}
+
+void test_hold(const char *point, const char *arg)
+{
+	const char *want = getenv("RTLOCK_TEST_HOLD");
+	size_t n = strlen(point);
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	double t0;
+
+	if (!want || strncmp(want, point, n) ||
+	    (arg ? want[n] != ':' || strcmp(want + n + 1, arg) : want[n] != 0))
+		return;
+	fprintf(stderr, "rtlock: test: holding at %s (pid %ld)\n", want,
+		(long)getpid());
+	for (t0 = now_sec(); !stop_signal && now_sec() - t0 < 60;)
+		nanosleep(&ts, NULL);
+}
+
 struct running {
 	pid_t pid;
 	size_t job;
@@ -45,8 +68,17 @@ static pid_t start_job(size_t i, job_fn fn, void *ctx)
 {
 	pid_t pid = fork();
 
+	/*
+	 * Each worker leads its own process group, so that a kill reaches
+	 * what it started too (spatch under a batch); set on both sides of
+	 * the fork so that no kill comes before it.
+	 */
+	if (pid > 0)
+		setpgid(pid, pid);
 	if (pid)
 		return pid;
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* default dispositions: a crash must kill the worker, not be caught */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -90,7 +122,8 @@ int pool_run(const struct pool_opts *o, size_t njobs, job_fn fn, void *ctx,
 	size_t next = 0;
 
 	fflush(NULL);
-	while ((next < njobs || nrun) && !stop_signal) {
+	aborted = false;
+	while ((next < njobs || nrun) && !stop_signal && !aborted) {
 		bool reaped = false;
 		pid_t pid;
 		int st;
@@ -123,7 +156,7 @@ int pool_run(const struct pool_opts *o, size_t njobs, job_fn fn, void *ctx,
 		for (i = 0; o->timeout > 0 && i < nw; i++)
 			if (run[i].pid && !killed[i] &&
 			    now_sec() - run[i].start > o->timeout) {
-				kill(run[i].pid, SIGKILL);
+				kill(-run[i].pid, SIGKILL);
 				killed[i] = true;
 			}
 		if (!reaped) {
@@ -132,17 +165,17 @@ int pool_run(const struct pool_opts *o, size_t njobs, job_fn fn, void *ctx,
 			nanosleep(&ts, NULL);
 		}
 	}
-	if (stop_signal) {
+	if (stop_signal || aborted) {
 		for (i = 0; i < nw; i++)
 			if (run[i].pid)
-				kill(run[i].pid, SIGKILL);
+				kill(-run[i].pid, SIGKILL);
 		for (i = 0; i < nw; i++)
 			if (run[i].pid)
 				waitpid(run[i].pid, NULL, 0);
 	}
 	free(run);
 	free(killed);
-	return stop_signal ? -1 : 0;
+	return stop_signal || aborted ? -1 : 0;
 }
 
 const char *job_state_name(const struct job_result *r, char *buf, size_t n)
@@ -157,7 +190,8 @@ const char *job_state_name(const struct job_result *r, char *buf, size_t n)
 		snprintf(buf, n, "crashed (%s)", strsignal(r->code));
 		return buf;
 	case JOB_TIMEOUT:
-		snprintf(buf, n, "timeout after %.0f s", r->seconds);
+		snprintf(buf, n, "timeout after %.*f s",
+			 r->seconds < 10 ? 1 : 0, r->seconds);
 		return buf;
 	default:
 		return "not run";
