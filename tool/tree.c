@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "pool.h"
 #include "util.h"
 
 /* Folders that never hold kernel C code for the target. */
@@ -90,6 +91,14 @@ int tree_open(struct tree *t, const char *path, const char *arch)
 	t->root = abs_path(path);
 	if (!t->root)
 		return error("%s: %s", path, strerror(errno));
+	if (!utf8_valid(t->root)) {
+		char *e = utf8_escape(path);
+
+		error("%s: the path is not valid UTF-8 (rtlock's JSON cannot "
+		      "name it)", e);
+		free(e);
+		return -1;
+	}
 	mkpath = xasprintf("%s/Makefile", t->root);
 	mk = read_file(mkpath, NULL);
 	if (!mk) {
@@ -179,6 +188,17 @@ static bool in_only(const char *only, const char *rel)
 	return false;
 }
 
+/* A file or folder the walk could not look into: a review item. */
+static void skip(struct tree *t, const char *rel, const char *why)
+{
+	char *path = utf8_escape(rel);
+
+	warning("%s: %s (skipped)", path, why);
+	ALLOC_GROW(t->skipped, t->nskipped, t->askipped);
+	t->skipped[t->nskipped].path = path;
+	t->skipped[t->nskipped++].why = xstrdup(why);
+}
+
 static void consider(struct walk *w, const char *rel, size_t rellen)
 {
 	char *data;
@@ -188,10 +208,13 @@ static void consider(struct walk *w, const char *rel, size_t rellen)
 	if (!c && !h)
 		return;
 	w->t->nwalked++;
+	if (!utf8_valid(rel)) {
+		skip(w->t, rel, "file name is not valid UTF-8");
+		return;
+	}
 	data = read_file(w->path.buf, &len);
 	if (!data) {
-		w->t->nunreadable++;
-		warning("%s: %s (skipped)", rel, strerror(errno));
+		skip(w->t, rel, strerror(errno));
 		return;
 	}
 	if (prefilter_match(data, len)) {
@@ -213,10 +236,11 @@ static void walk_dir(struct walk *w, size_t rootlen)
 	size_t base = w->path.len;
 
 	if (!d) {
-		warning("%s: %s (skipped)", w->path.buf, strerror(errno));
+		skip(w->t, base > rootlen ? w->path.buf + rootlen + 1 : ".",
+		     strerror(errno));
 		return;
 	}
-	while ((de = readdir(d))) {
+	while ((de = readdir(d)) && !pool_interrupted()) {
 		const char *rel;
 		struct stat st;
 
@@ -225,8 +249,12 @@ static void walk_dir(struct walk *w, size_t rootlen)
 		w->path.len = base;
 		sb_addf(&w->path, "/%s", de->d_name);
 		rel = w->path.buf + rootlen + 1;
+		if (lstat(w->path.buf, &st) < 0) {
+			skip(w->t, rel, strerror(errno));
+			continue;
+		}
 		/* never follow symlinks: no loops, no escaping the tree */
-		if (lstat(w->path.buf, &st) < 0 || S_ISLNK(st.st_mode))
+		if (S_ISLNK(st.st_mode))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
 			if (!skip_dir(w, rel, de->d_name))
@@ -245,6 +273,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int cmp_skip(const void *a, const void *b)
+{
+	return strcmp(((const struct tree_skip *)a)->path,
+		      ((const struct tree_skip *)b)->path);
+}
+
 int tree_prefilter(struct tree *t)
 {
 	struct walk w = { .t = t };
@@ -256,6 +290,8 @@ int tree_prefilter(struct tree *t)
 		qsort(w.tus, w.ntus, sizeof(char *), cmp_str);
 	if (w.nhdrs)
 		qsort(w.hdrs, w.nhdrs, sizeof(char *), cmp_str);
+	if (t->nskipped)
+		qsort(t->skipped, t->nskipped, sizeof(*t->skipped), cmp_skip);
 	t->tus = w.tus;
 	t->ntus = w.ntus;
 	t->headers = w.hdrs;
@@ -271,8 +307,13 @@ void tree_release(struct tree *t)
 		free(t->tus[i]);
 	for (i = 0; i < t->nheaders; i++)
 		free(t->headers[i]);
+	for (i = 0; i < t->nskipped; i++) {
+		free(t->skipped[i].path);
+		free(t->skipped[i].why);
+	}
 	free(t->tus);
 	free(t->headers);
+	free(t->skipped);
 	free(t->root);
 	memset(t, 0, sizeof(*t));
 }

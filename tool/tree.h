@@ -26,15 +26,27 @@ struct tree {
 	char **headers;		/* candidate headers, relative, sorted */
 	size_t nheaders;
 	size_t nwalked;		/* C files looked at */
-	size_t nunreadable;
+	/*
+	 * Files and folders that could not be read or named (unreadable, a
+	 * path beyond PATH_MAX, a name that is not UTF-8): each was reported
+	 * with one warning.  @path is relative, invalid bytes spelled \xNN.
+	 */
+	struct tree_skip {
+		char *path, *why;
+	} *skipped;
+	size_t nskipped, askipped;
 };
 
 /*
  * Open @path as a kernel tree.  On error prints one line and returns -1:
- * not a directory, no top Makefile, no VERSION/PATCHLEVEL in it.
+ * not a directory, a path that is not UTF-8, no top Makefile, no
+ * VERSION/PATCHLEVEL in it.
  */
 int tree_open(struct tree *t, const char *path, const char *arch);
-/* Walk the tree and fill tus/headers with the files worth parsing. */
+/*
+ * Walk the tree and fill tus/headers with the files worth parsing; stops
+ * early when SIGINT/SIGTERM arrived (pool_interrupted()).
+ */
 int tree_prefilter(struct tree *t);
 /* Does @data look like it holds lock code or atomic-context entries? */
 bool prefilter_match(const char *data, size_t len);

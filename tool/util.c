@@ -15,10 +15,13 @@
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	char msg[4096];
+	char *msg;
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fprintf(stderr, "rtlock: %s%s\n", prefix, msg);
+	/* one line, whole: a path near PATH_MAX does not cut it short */
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	fprintf(stderr, "rtlock: %s%s\n", prefix, msg ? msg : fmt);
+	free(msg);
 }
 
 int error(const char *fmt, ...)
@@ -319,6 +322,62 @@ bool has_suffix(const char *s, const char *suffix)
 bool has_prefix(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Length of the UTF-8 sequence at @s (RFC 3629), 0 when invalid. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+bool utf8_valid(const char *s)
+{
+	size_t n;
+
+	for (; *s; s += n)
+		if (!(n = utf8_seq((const unsigned char *)s)))
+			return false;
+	return true;
+}
+
+char *utf8_escape(const char *s)
+{
+	struct sb sb = SB_INIT;
+	size_t n;
+
+	sb_adds(&sb, "");
+	for (; *s; s += n) {
+		n = utf8_seq((const unsigned char *)s);
+		if (n) {
+			sb_add(&sb, s, n);
+		} else {
+			sb_addf(&sb, "\\x%02x", (unsigned char)*s);
+			n = 1;
+		}
+	}
+	return sb.buf;
 }
 
 double now_sec(void)

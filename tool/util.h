@@ -78,6 +78,13 @@ char *abs_path(const char *path);
 const char *rel_to(const char *root, size_t rootlen, const char *path);
 bool has_suffix(const char *s, const char *suffix);
 bool has_prefix(const char *s, const char *prefix);
+/*
+ * JSON strings are UTF-8: a path or a text that is not cannot be named in
+ * rtlock's results.  utf8_escape() spells each invalid byte \xNN, for
+ * messages (a new string).
+ */
+bool utf8_valid(const char *s);
+char *utf8_escape(const char *s);
 
 /*
  * Run @argv (PATH is searched) in @cwd (NULL: here), stdout and stderr

@@ -64,6 +64,10 @@ static int parse_line(struct whitelist *w, const char *path, unsigned ln,
 		id = e.cls + strcspn(e.cls, " \t");
 		if (*id)
 			*id++ = '\0';
+		if (!*e.cls)
+			return error("%s:%u: the class is missing (one of "
+				     "hardirq, irqchip, sched, arch, irqs-off, "
+				     "nested, latency, hardware)", path, ln);
 		if (!known_class(e.cls))
 			return error("%s:%u: unknown reason '%s' (one of hardirq, "
 				     "irqchip, sched, arch, irqs-off, nested, "
@@ -106,6 +110,8 @@ int whitelist_parse(struct whitelist *w, const char *path, const char *text)
 			continue;
 		if (strlen(line) > 4096)
 			rc = error("%s:%u: line too long", path, ln);
+		else if (!utf8_valid(line))
+			rc = error("%s:%u: not valid UTF-8", path, ln);
 		else
 			rc = parse_line(w, path, ln, line);
 	}
