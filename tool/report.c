@@ -3,6 +3,7 @@
 
 #include "classify_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,7 +53,7 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 	}
 	sum = json_object_get(inv, "summary");
 	rep = json_pack(
-		"{sssss{sssssbsbss}s{sisosisisisisisisisi}sO}", "schema",
+		"{sssss{sssssbsbss}s{sisosisisisisisisisi}}", "schema",
 		"rtlock-classify-1", "tool", RTLOCK_VERSION, "tree", "root",
 		s->tree.root, "version", s->tree.version, "has_raw_spinlock",
 		s->tree.has_raw, "has_rt_substitution", s->tree.has_rt_subst,
@@ -63,9 +64,51 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 		"api_sites", (int)jint(sum, "api_sites"), "unresolved_sites",
 		(int)(jint(sum, "api_sites") - jint(sum, "api_sites_resolved")),
 		"parse_failures", (int)jint(sum, "failed"), "parse_errors",
-		(int)jint(sum, "with_errors"), "stale", c->stale);
+		(int)jint(sum, "with_errors"));
+	json_object_set(json_object_get(rep, "summary"), "stale", c->stale);
 	json_object_set_new(rep, "locks", locks);
 	return rep;
+}
+
+json_t *report_parse_since(const char *buf, size_t len, const char *path)
+{
+	json_error_t err;
+	json_t *j = json_loadb(buf, len, 0, &err), *l;
+	size_t i;
+
+	if (!j) {
+		error("%s:%d: %s", path, err.line, err.text);
+		return NULL;
+	}
+	if (!json_is_object(j) ||
+	    strcmp(jstr(j, "schema"), "rtlock-classify-1") ||
+	    !json_is_array(json_object_get(j, "locks")))
+		goto bad;
+	json_array_foreach(json_object_get(j, "locks"), i, l)
+		if (!json_is_string(json_object_get(l, "id")) ||
+		    !json_is_string(json_object_get(l, "verdict")))
+			goto bad;
+	return j;
+bad:
+	error("%s: not a classify.json (schema rtlock-classify-1, locks with "
+	      "id and verdict)", path);
+	json_decref(j);
+	return NULL;
+}
+
+json_t *report_load_since(const char *path)
+{
+	size_t len;
+	char *buf = read_file(path, &len);
+	json_t *j;
+
+	if (!buf) {
+		error("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	j = report_parse_since(buf, len, path);
+	free(buf);
+	return j;
 }
 
 json_t *report_diff(json_t *old, json_t *cur)
@@ -391,8 +434,11 @@ char *report_html(json_t *rep)
 		json_array_foreach(json_object_get(diff, "flipped"), i, v) {
 			sb_adds(&sb, "<li><code>");
 			html_escape(&sb, jstr(v, "id"));
-			sb_addf(&sb, "</code>: %s &rarr; %s</li>", jstr(v, "from"),
-				jstr(v, "to"));
+			sb_adds(&sb, "</code>: ");
+			html_escape(&sb, jstr(v, "from"));
+			sb_adds(&sb, " &rarr; ");
+			html_escape(&sb, jstr(v, "to"));
+			sb_adds(&sb, "</li>");
 		}
 		sb_adds(&sb, "</ul>\n");
 	}

@@ -15,6 +15,12 @@
 
 /* The classification of every lock, with the scan's summary. */
 json_t *report_json(struct scan *s, struct classify *c, json_t *inv);
+/*
+ * An older classify.json for --since, from a file or a buffer: NULL after
+ * one error line ("path:line: ...") when it is not one.
+ */
+json_t *report_load_since(const char *path);
+json_t *report_parse_since(const char *buf, size_t len, const char *path);
 /* What changed since an older classify.json: new, removed, flipped. */
 json_t *report_diff(json_t *old, json_t *cur);
 void report_text(json_t *rep, FILE *out);
