@@ -24,9 +24,9 @@ int cache_open(struct cache *c, const char *dir, const char *root)
 	memset(c, 0, sizeof(*c));
 	c->dir = xstrdup(dir);
 	c->root = root;
-	c->tu_dir = xasprintf("%s/facts-v1/tu", dir);
-	c->hdr_dir = xasprintf("%s/facts-v1/hdr", dir);
-	c->man_dir = xasprintf("%s/facts-v1/man", dir);
+	c->tu_dir = xasprintf("%s/facts-v2/tu", dir);
+	c->hdr_dir = xasprintf("%s/facts-v2/hdr", dir);
+	c->man_dir = xasprintf("%s/facts-v2/man", dir);
 	if (mkdir_p(c->tu_dir) < 0 || mkdir_p(c->hdr_dir) < 0 ||
 	    mkdir_p(c->man_dir) < 0)
 		return error("cache directory %s: %s", dir, strerror(errno));
@@ -130,64 +130,172 @@ static char *man_path(const struct cache *c, const char *salt, const char *rel)
 	return sharded(c->man_dir, h);
 }
 
-json_t *cache_load(struct cache *c, const char *path)
-{
-	json_error_t err;
-	json_t *j = json_load_file(path, 0, &err);
+#define CACHE_MAGIC "rtlock-cache-1 "
+#define MAGIC_LEN (sizeof(CACHE_MAGIC) - 1)
 
-	if (!j && access(path, F_OK) == 0) {
-		warning("%s: corrupt cache entry ignored (%s)", path, err.text);
-		c->corrupt++;
-		unlink(path);
+char *cache_encode(json_t *j, size_t *len)
+{
+	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS), *out;
+	char h[HASH_HEX];
+	size_t n;
+
+	if (!s)
+		return NULL;
+	n = strlen(s);
+	s[n] = '\n';	/* the body is the JSON and a newline */
+	hash_buf(s, n + 1, h);
+	out = xmalloc(MAGIC_LEN + 33 + n + 2);
+	memcpy(out, CACHE_MAGIC, MAGIC_LEN);
+	memcpy(out + MAGIC_LEN, h, 32);
+	out[MAGIC_LEN + 32] = '\n';
+	memcpy(out + MAGIC_LEN + 33, s, n + 1);
+	out[MAGIC_LEN + 33 + n + 1] = '\0';
+	*len = MAGIC_LEN + 33 + n + 1;
+	free(s);
+	return out;
+}
+
+json_t *cache_decode(const char *buf, size_t len, char *why, size_t whysize)
+{
+	const char *body = buf + MAGIC_LEN + 33;
+	char h[HASH_HEX];
+	json_error_t err;
+	json_t *j;
+
+	if (len < MAGIC_LEN + 33 || memcmp(buf, CACHE_MAGIC, MAGIC_LEN) ||
+	    buf[MAGIC_LEN + 32] != '\n') {
+		snprintf(why, whysize, "no checksum line");
+		return NULL;
+	}
+	hash_buf(body, len - (body - buf), h);
+	if (memcmp(h, buf + MAGIC_LEN, 32)) {
+		snprintf(why, whysize, "checksum mismatch");
+		return NULL;
+	}
+	j = json_loadb(body, len - (body - buf), 0, &err);
+	if (!j) {
+		snprintf(why, whysize, "line %d: %s", err.line, err.text);
+		return NULL;
+	}
+	if (!json_is_object(j)) {
+		json_decref(j);
+		snprintf(why, whysize, "not a JSON object");
+		return NULL;
 	}
 	return j;
+}
+
+static void corrupt(struct cache *c, const char *path, const char *why)
+{
+	warning("%s: corrupt cache entry ignored (%s)", path, why);
+	c->corrupt++;
+	unlink(path);
+}
+
+json_t *cache_load(struct cache *c, const char *path)
+{
+	char why[256];
+	size_t len;
+	char *buf = read_file(path, &len);
+	json_t *j;
+
+	if (!buf) {
+		if (errno != ENOENT)
+			corrupt(c, path, strerror(errno));
+		return NULL;
+	}
+	j = cache_decode(buf, len, why, sizeof(why));
+	free(buf);
+	if (!j)
+		corrupt(c, path, why);
+	return j;
+}
+
+json_t *cache_load_record(struct cache *c, const char *path, const char *key,
+			  const char *want)
+{
+	json_t *j = cache_load(c, path);
+	const char *got;
+	char *why;
+
+	if (!j || !want)
+		return j;
+	got = json_string_value(json_object_get(j, key));
+	if (got && !strcmp(got, want))
+		return j;
+	why = xasprintf("the entry of %s, not of %s", got ? got : "nothing",
+			want);
+	corrupt(c, path, why);
+	free(why);
+	json_decref(j);
+	return NULL;
+}
+
+int cache_manifest_key(struct cache *c, json_t *man, const char *rel,
+		       char key[33])
+{
+	json_t *deps = json_object_get(man, "deps"), *v;
+	const char *mk = json_string_value(json_object_get(man, "key"));
+	const char *k;
+	bool ok;
+
+	if (!json_is_object(deps) || !mk || strlen(mk) != 32 ||
+	    strspn(mk, "0123456789abcdef") != 32 ||
+	    !json_is_string(json_object_get(man, "hash")))
+		return -1;
+	json_object_foreach(deps, k, v)
+		if (!json_is_string(v))
+			return -1;
+	ok = !strcmp(cache_file_hash(c, rel),
+		     json_string_value(json_object_get(man, "hash")));
+	json_object_foreach(deps, k, v) {
+		if (!ok)
+			break;
+		ok = !strcmp(cache_file_hash(c, k), json_string_value(v));
+	}
+	if (ok)
+		strcpy(key, mk);
+	return ok;
 }
 
 int cache_lookup(struct cache *c, const char *salt, const char *rel,
 		 char key[33])
 {
 	char *mp = man_path(c, salt, rel), *fp;
-	json_t *man = NULL, *deps, *v;
-	const char *k, *mk;
-	bool ok;
+	json_t *man = cache_load_record(c, mp, "tu", rel);
+	int ok = 0;
 
-	if (access(mp, F_OK) == 0)
-		man = cache_load(c, mp);
-	free(mp);
-	if (!man)
-		return 0;
-	deps = json_object_get(man, "deps");
-	mk = json_string_value(json_object_get(man, "key"));
-	ok = json_is_object(deps) && mk && strlen(mk) == 32 &&
-	     !strcmp(cache_file_hash(c, rel),
-		     json_string_value(json_object_get(man, "hash")) ?: "");
-	json_object_foreach(deps, k, v) {
-		if (!ok)
-			break;
-		ok = json_is_string(v) &&
-		     !strcmp(cache_file_hash(c, k), json_string_value(v));
+	if (man) {
+		ok = cache_manifest_key(c, man, rel, key);
+		if (ok < 0) {
+			corrupt(c, mp, "not a manifest");
+			ok = 0;
+		}
 	}
 	if (ok) {
-		strcpy(key, mk);
 		fp = cache_tu_path(c, key);
 		ok = access(fp, F_OK) == 0;
 		free(fp);
 	}
+	free(mp);
 	json_decref(man);
 	return ok;
 }
 
 static int store_json(const char *path, json_t *j)
 {
-	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS), *dir;
-	int rc;
+	size_t len;
+	char *s = cache_encode(j, &len), *dir;
+	int rc, saved;
 
 	dir = xstrndup(path, strrchr(path, '/') - path);
 	rc = mkdir_p(dir);
 	if (!rc)
-		rc = write_file_atomic(path, s, strlen(s));
+		rc = write_file_atomic(path, s, len);
+	saved = errno;
 	free(dir);
 	free(s);
+	errno = saved;
 	return rc;
 }
 

@@ -5,11 +5,13 @@
  * TU and of every file it includes.  A manifest per TU path records the
  * last key and the content hashes of its dependencies, so that the next
  * run can tell without parsing whether the facts still hold.  Entries are
- * written atomically; one that does not parse is ignored and rebuilt.
+ * written atomically, as a checksum line and the JSON (cache_encode()); one
+ * whose checksum, JSON or owner does not match is reported, dropped and
+ * rebuilt: nothing read from the cache is trusted unchecked.
  *
- *   <dir>/facts-v1/tu/<kk>/<key>.json   facts of a TU
- *   <dir>/facts-v1/hdr/<kk>/<key>.json  facts of a header (extract.h)
- *   <dir>/facts-v1/man/<kk>/<hash>.json manifest of a TU path
+ *   <dir>/facts-v2/tu/<kk>/<key>.json   facts of a TU
+ *   <dir>/facts-v2/hdr/<kk>/<key>.json  facts of a header (extract.h)
+ *   <dir>/facts-v2/man/<kk>/<hash>.json manifest of a TU path
  */
 #ifndef RTLOCK_CACHE_H
 #define RTLOCK_CACHE_H
@@ -46,7 +48,29 @@ int cache_lookup(struct cache *c, const char *salt, const char *rel,
 /* Store @facts (which carry "deps") for @rel; sets @key. */
 int cache_store(struct cache *c, const char *salt, const char *rel,
 		json_t *facts, char key[33]);
-/* Read a facts file; NULL (and counted as corrupt) when unreadable. */
+/*
+ * Read an entry: NULL when missing, or when it is unreadable, fails its
+ * checksum or is not a JSON object (then reported on stderr, counted in
+ * @corrupt and removed).
+ */
 json_t *cache_load(struct cache *c, const char *path);
+/* The same, and the entry's @key must be the string @want (NULL: any). */
+json_t *cache_load_record(struct cache *c, const char *path, const char *key,
+			  const char *want);
+/*
+ * A cache entry's bytes: "rtlock-cache-1 <hash of the rest>\n", the JSON
+ * and a newline (a new string, its length in @len; NULL if @j cannot be
+ * written).  cache_decode() checks and parses them: NULL with the reason in
+ * @why when they do not hold a JSON object under a matching checksum.
+ */
+char *cache_encode(json_t *j, size_t *len);
+json_t *cache_decode(const char *buf, size_t len, char *why, size_t whysize);
+/*
+ * A manifest's key when its TU and every dependency still have the
+ * recorded content: 1 (@key set), 0 when something changed, -1 when it is
+ * not a manifest.
+ */
+int cache_manifest_key(struct cache *c, json_t *man, const char *rel,
+		       char key[33]);
 
 #endif

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "extract_int.h"
 #include "hash.h"
 
@@ -560,29 +561,40 @@ static json_t *diagnostics(CXTranslationUnit tu, unsigned *nerr)
 	return first;
 }
 
-/* Header facts are created once: the first writer wins, others drop. */
+/*
+ * Header facts are created once: the first writer wins, others drop.  A
+ * write that fails for another reason (a full disk) is reported in
+ * @store_errno: the TU's facts are then not stored either, so that the
+ * next run parses it again and writes the header's facts.
+ */
 static void write_header_facts(const struct extract_opts *o, struct xfile *fi)
 {
 	char *path = hdr_path(o, fi->key), *dir, *tmp, *s;
-	int fd;
+	size_t n;
+	int fd, err = 0;
 
 	dir = xstrndup(path, strrchr(path, '/') - path);
-	mkdir_p(dir);
+	if (mkdir_p(dir) < 0)
+		err = errno;
 	json_object_set_new(fi->facts, "schema",
 			    json_string("rtlock-facts-1"));
-	s = json_dumps(fi->facts, JSON_COMPACT | JSON_SORT_KEYS);
+	s = cache_encode(fi->facts, &n);
 	tmp = xasprintf("%s.%ld.tmp", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	fd = err || !s ? -1 : open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0) {
-		size_t n = strlen(s);
-		bool ok = write(fd, s, n) == (ssize_t)n && !fsync(fd);
-
-		close(fd);
-		/* losing the race, or a full disk: another TU claims it */
-		if (ok)
-			(void)!link(tmp, path);
+		if (write(fd, s, n) != (ssize_t)n || fsync(fd))
+			err = errno ? errno : EIO;
+		if (close(fd) && !err)
+			err = errno;
+		/* losing the race: another TU claimed it */
+		if (!err && link(tmp, path) && errno != EEXIST)
+			err = errno;
 		unlink(tmp);
+	} else if (!err) {
+		err = s ? errno : EINVAL;
 	}
+	if (err && o->store_errno)
+		*o->store_errno = err;
 	free(tmp);
 	free(s);
 	free(dir);

@@ -23,6 +23,7 @@ struct extract_opts {
 	const char *hdr_dir;	/* header facts go here; NULL: not recorded */
 	const char *salt;	/* mixed into header keys (tool, flags) */
 	int keep_pch_decls;	/* record declarations from a PCH (prelude) */
+	int *store_errno;	/* set when header facts could not be written */
 };
 
 /*

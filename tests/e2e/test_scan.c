@@ -192,7 +192,7 @@ static void corrupt_cache(void **state)
 	int rc;
 
 	(void)state;
-	assert_int_equal(run(NULL, "f=$(find %s/cache/facts-v1/tu -name '*.json'"
+	assert_int_equal(run(NULL, "f=$(find %s/cache/facts-v2/tu -name '*.json'"
 				   " | head -1) && printf '{garbage' > $f",
 			     work),
 			 0);

@@ -43,7 +43,7 @@ static json_t *extract(char *dir)
 	char *kconf = xasprintf("%s/include/linux/kconfig.h", fx);
 	const char *args[] = { "-nostdinc", inc, ainc, "-include", kconf,
 			       "-D__KERNEL__" };
-	struct extract_opts o = { dir, args, 6, NULL, "", 0 };
+	struct extract_opts o = { dir, args, 6, NULL, "", 0, NULL };
 	json_t *f;
 
 	assert_non_null(fx);
