@@ -18,6 +18,7 @@ struct cfile {
 	char *rel;
 	char key[HASH_HEX];
 	bool cached, failed, changed;
+	bool done;		/* its batch ran through */
 	char *why;
 };
 
@@ -210,7 +211,7 @@ static void file_key(struct conv *cv, struct cfile *f, const char *keep_sites,
 
 static char *cached_path(struct conv *cv, const char *key)
 {
-	return xasprintf("%s/convert-v1/%.2s/%s", cv->o->cache_dir, key,
+	return xasprintf("%s/convert-v2/%.2s/%s", cv->o->cache_dir, key,
 			 key + 2);
 }
 
@@ -225,6 +226,60 @@ static int copy_file(const char *from, const char *to)
 	rc = write_file_atomic(to, data, len);
 	free(data);
 	return rc;
+}
+
+/*
+ * A converted file in the cache: a line "rtlock-cache-1 <hash of the
+ * rest>", then the text.  One that does not check out is reported,
+ * dropped and converted again.
+ */
+#define CONV_MAGIC "rtlock-cache-1 "
+#define CONV_HEAD (sizeof(CONV_MAGIC) - 1 + 33)
+
+static int cache_put(const char *from, const char *cp)
+{
+	size_t len;
+	char *data = read_file(from, &len), *out, h[HASH_HEX];
+	int rc;
+
+	if (!data)
+		return -1;
+	hash_buf(data, len, h);
+	out = xmalloc(CONV_HEAD + len);
+	memcpy(out, CONV_MAGIC, CONV_HEAD - 33);
+	memcpy(out + CONV_HEAD - 33, h, 32);
+	out[CONV_HEAD - 1] = '\n';
+	memcpy(out + CONV_HEAD, data, len);
+	rc = write_file_atomic(cp, out, CONV_HEAD + len);
+	free(out);
+	free(data);
+	return rc;
+}
+
+static bool cache_get(const char *cp, const char *to)
+{
+	size_t len;
+	char *data = read_file(cp, &len), h[HASH_HEX];
+	const char *why = NULL;
+	bool ok = false;
+
+	if (!data)
+		return false;
+	if (len < CONV_HEAD || memcmp(data, CONV_MAGIC, CONV_HEAD - 33) ||
+	    data[CONV_HEAD - 1] != '\n')
+		why = "no checksum line";
+	else if (hash_buf(data + CONV_HEAD, len - CONV_HEAD, h),
+		 memcmp(h, data + CONV_HEAD - 33, 32))
+		why = "checksum mismatch";
+	else
+		ok = write_file_atomic(to, data + CONV_HEAD,
+				       len - CONV_HEAD) == 0;
+	if (why) {
+		warning("%s: corrupt cache entry ignored (%s)", cp, why);
+		unlink(cp);
+	}
+	free(data);
+	return ok;
 }
 
 /* ---- spatch jobs ---- */
@@ -287,8 +342,10 @@ static void batch_done(size_t b, const struct job_result *r, void *data)
 	for (i = b * cv->batch; i < (b + 1) * cv->batch && i < cv->ntodo; i++) {
 		struct cfile *f = &cv->files[cv->todo[i]];
 
-		if (r->state == JOB_OK)
+		if (r->state == JOB_OK) {
+			f->done = true;
 			continue;
+		}
 		f->failed = true;
 		free(f->why);
 		f->why = xasprintf("%s, see %s/batch-%zu.log",
@@ -322,6 +379,28 @@ static int run_batches(struct conv *cv, size_t batch, double timeout)
 	return rc;
 }
 
+/* Cache what converted: the next run, interrupted or not, starts there. */
+static void cache_converted(struct conv *cv)
+{
+	size_t i;
+
+	for (i = 0; i < cv->ntodo; i++) {
+		struct cfile *f = &cv->files[cv->todo[i]];
+		char *cp, *from, *dir;
+
+		if (f->failed || !f->done)
+			continue;
+		cp = cached_path(cv, f->key);
+		dir = xstrndup(cp, strrchr(cp, '/') - cp);
+		from = xasprintf("%s/%s", cv->target, f->rel);
+		if (mkdir_p(dir) < 0 || cache_put(from, cp) < 0)
+			warning("%s: not cached (%s)", f->rel, strerror(errno));
+		free(dir);
+		free(from);
+		free(cp);
+	}
+}
+
 static int convert_files(struct conv *cv)
 {
 	char *sites = read_file(cv->sites_path, NULL);
@@ -339,7 +418,7 @@ static int convert_files(struct conv *cv)
 		if (is_file(cp)) {
 			char *to = xasprintf("%s/%s", cv->target, f->rel);
 
-			f->cached = copy_file(cp, to) == 0;
+			f->cached = cache_get(cp, to);
 			free(to);
 		}
 		if (!f->cached) {
@@ -352,8 +431,10 @@ static int convert_files(struct conv *cv)
 	free(sites);
 	free(decls);
 	if (cv->ntodo && run_batches(cv, cv->o->batch,
-				     cv->o->timeout * cv->o->batch) < 0)
+				     cv->o->timeout * cv->o->batch) < 0) {
+		cache_converted(cv);
 		return -1;
+	}
 	/* files of a failed batch: once more, alone, to isolate the culprit */
 	retry = xcalloc(cv->ntodo + 1, sizeof(size_t));
 	for (i = 0; i < cv->ntodo; i++)
@@ -375,22 +456,7 @@ static int convert_files(struct conv *cv)
 				restore(cv, &cv->files[retry[i]]);
 	}
 	free(retry);
-	/* cache what converted */
-	for (i = 0; i < cv->ntodo && !rc; i++) {
-		struct cfile *f = &cv->files[cv->todo[i]];
-		char *cp, *from, *dir;
-
-		if (f->failed)
-			continue;
-		cp = cached_path(cv, f->key);
-		dir = xstrndup(cp, strrchr(cp, '/') - cp);
-		from = xasprintf("%s/%s", cv->target, f->rel);
-		if (mkdir_p(dir) < 0 || copy_file(from, cp) < 0)
-			warning("%s: not cached (%s)", f->rel, strerror(errno));
-		free(dir);
-		free(from);
-		free(cp);
-	}
+	cache_converted(cv);
 	return rc;
 }
 
@@ -800,6 +866,25 @@ static int check_collisions(struct conv *cv)
 	return rc;
 }
 
+/*
+ * Interrupted: nothing half converted stays.  The copy is removed; a
+ * checkout converted in place (clean when we began) is checked out again.
+ */
+static void undo_target(struct conv *cv)
+{
+	char *argv[] = { "git", "-C", (char *)cv->target, "checkout", "-q",
+			 "--", ".", NULL };
+
+	if (cv->o->in_place) {
+		if (run_command(argv, NULL, NULL))
+			warning("%s: 'git checkout .' failed: the checkout is "
+				"half converted", cv->target);
+	} else if (remove_tree(cv->target) < 0) {
+		warning("%s: %s: remove the half-converted copy",
+			cv->target, strerror(errno));
+	}
+}
+
 int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		json_t *classification, json_t **result)
 {
@@ -865,14 +950,20 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 			rc = EXIT_INPUT;
 			goto out;
 		}
+		cv.target = o->out_tree;
 		if (copy_tree(s->tree.root, o->out_tree) < 0) {
 			rc = EXIT_ENV;
+			if (pool_interrupted()) {
+				undo_target(&cv);
+				error("interrupted: nothing was converted yet");
+				rc = EXIT_INTR;
+			}
 			goto out;
 		}
-		cv.target = o->out_tree;
 	}
 	rules_hash(&cv);
 	if (convert_files(&cv) < 0) {
+		undo_target(&cv);
 		error("interrupted: converted files are cached, the next run "
 		      "goes on from there");
 		rc = EXIT_INTR;
@@ -885,6 +976,9 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 	for (i = 0; i < cv.nfiles; i++)
 		if (!cv.files[i].failed)
 			check_file(&cv, &cv.files[i]);
+		else
+			warning("%s: not converted: %s", cv.files[i].rel,
+				cv.files[i].why ?: "?");
 	*result = result_json(&cv, now_sec() - t0);
 	if (json_array_size(json_object_get(*result, "failed")) || cv.leftovers)
 		rc = EXIT_REVIEW;
