@@ -464,6 +464,21 @@ int run_cmd(const struct command *c)
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -1;
+	/* the log says how it ended, for whoever is sent to read it */
+	if (c->log && (WIFSIGNALED(st) || WEXITSTATUS(st))) {
+		FILE *f = fopen(c->log, "a");
+
+		if (f) {
+			if (WIFSIGNALED(st))
+				fprintf(f, "rtlock: %s: killed by signal %d "
+					   "(%s)\n", c->argv[0], WTERMSIG(st),
+					strsignal(WTERMSIG(st)));
+			else
+				fprintf(f, "rtlock: %s: exit status %d\n",
+					c->argv[0], WEXITSTATUS(st));
+			fclose(f);
+		}
+	}
 	if (WIFSIGNALED(st))
 		return 128 + WTERMSIG(st);
 	return WEXITSTATUS(st);
