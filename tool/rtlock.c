@@ -13,6 +13,7 @@
 #include "convert.h"
 #include "extract.h"
 #include "kbuild.h"
+#include "pool.h"
 #include "report.h"
 #include "scan.h"
 #include "util.h"
@@ -245,6 +246,17 @@ static int parse_common(int argc, char **argv, struct common *c)
 			usage(EXIT_USAGE);
 		}
 	}
+	{
+		/* results name these paths in JSON, which is UTF-8 */
+		const char *paths[] = { c->out_dir, c->scan.cache_dir,
+					c->whitelist, c->since, c->out_tree };
+		unsigned i;
+
+		for (i = 0; i < ARRAY_SIZE(paths); i++)
+			if (paths[i] && !utf8_valid(paths[i]))
+				die(EXIT_USAGE, "%s: the path is not valid UTF-8",
+				    utf8_escape(paths[i]));
+	}
 	return optind;
 }
 
@@ -264,10 +276,14 @@ static int write_text(const char *dir, const char *name, const char *s)
 static int write_json(const char *dir, const char *name, json_t *j)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	char *s = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
+	char *s = j ? json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
 	int rc = 0;
 
-	if (mkdir_p(dir) < 0 || write_file_atomic(path, s, strlen(s)) < 0) {
+	if (!s) {
+		error("%s: internal error: the result could not be built", path);
+		rc = -1;
+	} else if (mkdir_p(dir) < 0 ||
+		   write_file_atomic(path, s, strlen(s)) < 0) {
 		error("cannot write %s: %m", path);
 		rc = -1;
 	}
@@ -292,11 +308,13 @@ static int cmd_scan(int argc, char **argv)
 		return rc;
 	}
 	inv = scan_inventory(&s);
-	if (write_json(c.out_dir, "scan.json", inv) < 0)
+	if ((rc = scan_interrupted()))
+		;
+	else if (write_json(c.out_dir, "scan.json", inv) < 0)
 		rc = EXIT_ENV;
 	else if (!c.scan.quiet)
 		scan_print_summary(&s, inv, stdout);
-	if (!rc && s.failed)
+	if (!rc && scan_review(&s))
 		rc = EXIT_REVIEW;
 	json_decref(inv);
 	scan_release(&s);
@@ -380,17 +398,25 @@ static int classify_stage(struct common *cp, bool audit,
 	struct scan s;
 	struct classify cl;
 	struct whitelist wl = { 0 };
-	json_t *inv, *rep, *a = NULL;
+	json_t *inv, *rep, *a = NULL, *old = NULL;
 	char *html, *text;
 	double t0;
 	int rc;
 
 	if (c.whitelist && whitelist_load(&wl, c.whitelist) < 0)
 		return EXIT_INPUT;
+	if (c.since && !(old = report_load_since(c.since))) {
+		whitelist_free(&wl);
+		return EXIT_INPUT;
+	}
 	rc = scan_run(&c.scan, &s);
+	test_hold("classify", NULL);
+	if (!rc)
+		rc = scan_interrupted();
 	if (rc) {
 		scan_release(&s);
 		whitelist_free(&wl);
+		json_decref(old);
 		return rc;
 	}
 	inv = scan_inventory(&s);
@@ -400,18 +426,11 @@ static int classify_stage(struct common *cp, bool audit,
 	classify_run(&cl);
 	rep = report_json(&s, &cl, inv);
 	c.t_classify = now_sec() - t0;
-	if (c.since) {
-		json_error_t err;
-		json_t *old = json_load_file(c.since, 0, &err);
-
-		if (!old) {
-			error("%s:%d: %s", c.since, err.line, err.text);
-			rc = EXIT_INPUT;
-			goto out;
-		}
+	if (old)
 		json_object_set_new(rep, "since", report_diff(old, rep));
-		json_decref(old);
-	}
+	json_decref(old);
+	if ((rc = scan_interrupted()))
+		goto out;
 	html = report_html(rep);
 	text = report_string(&s, inv, rep);
 	if (write_json(c.out_dir, "scan.json", inv) < 0 ||
@@ -444,7 +463,7 @@ static int classify_stage(struct common *cp, bool audit,
 		if (a)
 			audit_text(a, stdout);
 	}
-	if (!rc && (s.failed || json_array_size(cl.stale)))
+	if (!rc && (scan_review(&s) || json_array_size(cl.stale)))
 		rc = EXIT_REVIEW;
 	if (then && (rc == EXIT_OK || rc == EXIT_REVIEW)) {
 		int next = then(&c, &s, inv, rep);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "scan.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "apitab.h"
 #include "extract.h"
 #include "flow.h"
 #include "hash.h"
@@ -19,11 +21,15 @@ struct job_ctx {
 	const struct scan_opts *o;
 	size_t *todo;		/* indexes into s->tus */
 	struct progress *pr;
+	int store_errno;	/* a worker could not write to the cache */
 };
+
+/* A worker's exit code when the cache could not be written: this + errno. */
+#define JOB_STORE_FAILED 16
 
 /* Facts of @file; with the prelude PCH unless @pch is NULL. */
 static json_t *extract_with(struct scan *s, const char *file, const char *pch,
-			    char *err, size_t errsize)
+			    char *err, size_t errsize, int *store_errno)
 {
 	char *extra[8];
 	const char **args;
@@ -42,7 +48,7 @@ static json_t *extract_with(struct scan *s, const char *file, const char *pch,
 	for (i = 0; i < k; i++)
 		args[n++] = extra[i];
 	eo = (struct extract_opts){ s->tree.root, args, n, s->cache.hdr_dir,
-				    s->salt, 0 };
+				    s->salt, 0, store_errno };
 	facts = extract_tu(&eo, file, err, errsize);
 	for (i = 0; i < k; i++)
 		free(extra[i]);
@@ -63,11 +69,15 @@ static int scan_job(size_t i, void *data)
 				   : s->prelude.header;
 	const char *pch = c->todo ? s->prelude.pch : NULL;
 	char err[512], key[33];
-	json_t *facts = extract_with(s, file, pch, err, sizeof(err)), *alt;
+	int store_errno = 0;
+	json_t *facts, *alt;
 
+	test_hold("parse", file);
+	facts = extract_with(s, file, pch, err, sizeof(err), &store_errno);
 	/* errors under the prelude: try without, keep the better parse */
 	if (pch && (!facts || nerrors(facts))) {
-		alt = extract_with(s, file, NULL, err, sizeof(err));
+		alt = extract_with(s, file, NULL, err, sizeof(err),
+				   &store_errno);
 		if (alt && (!facts || nerrors(alt) < nerrors(facts))) {
 			json_decref(facts);
 			facts = alt;
@@ -79,7 +89,12 @@ static int scan_job(size_t i, void *data)
 		fprintf(stderr, "rtlock: %s\n", err);
 		return 3;
 	}
-	return cache_store(&s->cache, s->salt, file, facts, key) ? 4 : 0;
+	/* a header's facts not written: store nothing, parse it next time */
+	if (store_errno)
+		return JOB_STORE_FAILED + store_errno;
+	if (cache_store(&s->cache, s->salt, file, facts, key))
+		return JOB_STORE_FAILED + (errno ? errno : EIO);
+	return 0;
 }
 
 static void job_done(size_t i, const struct job_result *r, void *data)
@@ -88,6 +103,13 @@ static void job_done(size_t i, const struct job_result *r, void *data)
 	struct scan_tu *tu;
 	char buf[64];
 
+	if (r->state == JOB_FAILED && r->code > JOB_STORE_FAILED &&
+	    r->code < 250) {
+		/* the cache is full or gone: no use parsing on */
+		c->store_errno = r->code - JOB_STORE_FAILED;
+		pool_abort();
+		return;
+	}
 	if (!c->todo)
 		return; /* the prelude */
 	tu = &c->s->tus[c->todo[i]];
@@ -96,6 +118,7 @@ static void job_done(size_t i, const struct job_result *r, void *data)
 			    : r->state == JOB_CRASHED ? "crashed"
 						      : "failed";
 		tu->why = xstrdup(job_state_name(r, buf, sizeof(buf)));
+		warning("%s: %s", tu->file, tu->why);
 	}
 	progress_tick(c->pr, 1);
 }
@@ -116,7 +139,13 @@ static void make_salt(struct scan *s, const char *prelude_hash)
 	hasher_final(&h, s->salt);
 }
 
-static void load_headers(struct scan *s, json_t *deps, struct strset *seen)
+/*
+ * The facts of the headers a TU includes that are not loaded yet, in @out
+ * with their keys in @keys; -1 when one is missing (its entry was corrupt,
+ * or could not be written): parsing the TU again writes it.
+ */
+static int header_facts(struct scan *s, json_t *deps, json_t *out,
+			struct strset *keys)
 {
 	const char *rel;
 	json_t *v;
@@ -125,56 +154,109 @@ static void load_headers(struct scan *s, json_t *deps, struct strset *seen)
 		char key[33], *path;
 		json_t *hf;
 
-		if (rel[0] == '/' || !json_is_string(v))
+		if (rel[0] == '/' || !json_is_string(v) ||
+		    is_lock_impl_file(rel))
 			continue;
 		header_key(s->salt, rel, json_string_value(v), key);
-		if (!strset_add(seen, key))
+		if (strset_has(&s->hdr_seen, key) || !strset_add(keys, key))
 			continue;
 		path = header_facts_path(s->cache.hdr_dir, key);
-		hf = access(path, F_OK) ? NULL : cache_load(&s->cache, path);
-		if (hf) {
-			prog_add_facts(&s->prog, hf);
-			s->hdr_facts++;
-			json_decref(hf);
-		}
+		hf = cache_load_record(&s->cache, path, "file", rel);
 		free(path);
+		if (!hf)
+			return -1;
+		json_array_append_new(out, hf);
 	}
+	return 0;
+}
+
+/* Merge a TU's facts and its headers' into the program. */
+static void add_tu_facts(struct scan *s, json_t *f, json_t *hdrs,
+			 struct strset *keys)
+{
+	size_t i;
+	json_t *hf;
+
+	prog_add_facts(&s->prog, f);
+	json_array_foreach(hdrs, i, hf) {
+		prog_add_facts(&s->prog, hf);
+		s->hdr_facts++;
+	}
+	for (i = 0; i < keys->n; i++)
+		strset_add(&s->hdr_seen, keys->v[i]);
+}
+
+/* TU facts as the scan wrote them: schema and file must match. */
+static json_t *load_tu_facts(struct scan *s, const char *key, const char *file)
+{
+	char *path = cache_tu_path(&s->cache, key);
+	json_t *f = cache_load_record(&s->cache, path, "file", file);
+
+	if (f && strcmp(json_string_value(json_object_get(f, "schema")) ?: "",
+			"rtlock-facts-1")) {
+		warning("%s: corrupt cache entry ignored (schema)", path);
+		s->cache.corrupt++;
+		unlink(path);
+		json_decref(f);
+		f = NULL;
+	}
+	free(path);
+	return f;
 }
 
 /*
- * Load every TU's facts into the program.  A cached entry that turns out
- * unreadable is dropped (cache_load) and its index returned in @redo.
+ * Load every TU's facts into the program.  A TU whose cached entry turns
+ * out unreadable, or one of whose headers' facts is missing, is dropped and
+ * its index returned in @redo, to be parsed again (when @redo is NULL, the
+ * second time, a missing header is done without).
  */
 static size_t load_facts(struct scan *s, size_t *redo)
 {
-	struct strset seen = { 0 };
 	size_t i, nredo = 0;
 
 	if (s->prelude_key[0]) {
-		char *path = cache_tu_path(&s->cache, s->prelude_key);
-		json_t *f = cache_load(&s->cache, path);
+		json_t *f = load_tu_facts(s, s->prelude_key, NULL);
+		json_t *hdrs = json_array();
+		struct strset keys = { 0 };
 
-		free(path);
 		if (f) {
-			load_headers(s, json_object_get(f, "deps"), &seen);
-			json_decref(f);
+			header_facts(s, json_object_get(f, "deps"), hdrs, &keys);
+			json_array_foreach(hdrs, i, f)
+				prog_add_facts(&s->prog, f);
+			for (i = 0; i < keys.n; i++)
+				strset_add(&s->hdr_seen, keys.v[i]);
+			s->hdr_facts += json_array_size(hdrs);
 		}
+		json_decref(f);
+		json_decref(hdrs);
+		strset_free(&keys);
 		s->prelude_key[0] = '\0';
 	}
 
 	for (i = 0; i < s->ntus; i++) {
 		struct scan_tu *tu = &s->tus[i];
-		json_t *f, *fe;
-		char *path;
+		struct strset keys = { 0 };
+		json_t *f, *fe, *hdrs;
 
 		if (!tu->key[0] || tu->loaded)
 			continue;
-		path = cache_tu_path(&s->cache, tu->key);
-		f = cache_load(&s->cache, path);
-		free(path);
-		if (!f) {
+		f = load_tu_facts(s, tu->key, tu->file);
+		hdrs = json_array();
+		if (!f || (header_facts(s, json_object_get(f, "deps"), hdrs,
+					&keys) < 0 && redo)) {
+			json_decref(f);
+			json_decref(hdrs);
+			strset_free(&keys);
 			tu->key[0] = '\0';
-			redo[nredo++] = i;
+			if (redo) {
+				redo[nredo++] = i;
+			} else {
+				tu->state = "failed";
+				tu->why = xstrdup("its cache entry is unreadable "
+						  "right after the parse");
+				warning("%s: %s", tu->file, tu->why);
+				s->failed++;
+			}
 			continue;
 		}
 		tu->loaded = true;
@@ -185,19 +267,29 @@ static size_t load_facts(struct scan *s, size_t *redo)
 			tu->why = xstrdup(json_string_value(fe) ?: "");
 			s->with_errors++;
 		}
-		prog_add_facts(&s->prog, f);
-		load_headers(s, json_object_get(f, "deps"), &seen);
+		add_tu_facts(s, f, hdrs, &keys);
 		json_decref(f);
+		json_decref(hdrs);
+		strset_free(&keys);
 	}
-	strset_free(&seen);
 	return nredo;
 }
 
-/* Parse the TUs listed in @todo in worker processes; -1 if interrupted. */
+static int cache_full(const struct scan *s, int err)
+{
+	error("cache directory %s: cannot store facts: %s", s->cache.dir,
+	      strerror(err));
+	return EXIT_ENV;
+}
+
+/*
+ * Parse the TUs listed in @todo in worker processes: 0, or EXIT_INTR when
+ * interrupted, EXIT_ENV when the cache could not be written (reported).
+ */
 static int parse_tus(const struct scan_opts *o, struct scan *s, size_t *todo,
 		     size_t ntodo)
 {
-	struct job_ctx jc = { s, o, todo, NULL };
+	struct job_ctx jc = { s, o, todo, NULL, 0 };
 	struct job_result *res = xcalloc(ntodo + 1, sizeof(*res));
 	struct pool_opts po = { o->jobs, o->timeout, job_done, &jc };
 	size_t i;
@@ -206,7 +298,11 @@ static int parse_tus(const struct scan_opts *o, struct scan *s, size_t *todo,
 	jc.pr = progress_start("parse", ntodo, o->quiet);
 	rc = pool_run(&po, ntodo, scan_job, &jc, res);
 	progress_end(jc.pr);
-	for (i = 0; i < ntodo && !rc; i++) {
+	if (rc) {
+		free(res);
+		return pool_interrupted() ? EXIT_INTR : cache_full(s, jc.store_errno);
+	}
+	for (i = 0; i < ntodo; i++) {
 		struct scan_tu *tu = &s->tus[todo[i]];
 
 		if (res[i].state != JOB_OK) {
@@ -216,13 +312,15 @@ static int parse_tus(const struct scan_opts *o, struct scan *s, size_t *todo,
 		s->parsed++;
 		if (!cache_lookup(&s->cache, s->salt, tu->file, tu->key)) {
 			tu->state = "failed";
-			tu->why = xstrdup("facts were not stored (disk full?)");
+			tu->why = xstrdup("facts were not found in the cache "
+					  "after the parse");
+			warning("%s: %s", tu->file, tu->why);
 			s->failed++;
 			s->parsed--;
 		}
 	}
 	free(res);
-	return rc;
+	return 0;
 }
 
 /*
@@ -231,7 +329,7 @@ static int parse_tus(const struct scan_opts *o, struct scan *s, size_t *todo,
  */
 static void setup_prelude(const struct scan_opts *o, struct scan *s)
 {
-	struct job_ctx jc = { s, o, NULL, NULL };
+	struct job_ctx jc = { s, o, NULL, NULL, 0 };
 	struct pool_opts po = { 1, o->timeout, job_done, &jc };
 	struct job_result res = { 0 };
 	char *dir;
@@ -265,13 +363,25 @@ static void setup_prelude(const struct scan_opts *o, struct scan *s)
 	make_salt(s, "");
 }
 
+int scan_interrupted(void)
+{
+	if (!pool_interrupted())
+		return 0;
+	error("interrupted: the facts parsed so far are cached, the next run "
+	      "goes on from there");
+	return EXIT_INTR;
+}
+
 int scan_run(const struct scan_opts *o, struct scan *s)
 {
 	size_t i, ntodo = 0, *todo;
 	double t0 = now_sec();
+	int rc;
 
 	memset(s, 0, sizeof(*s));
 	prog_init(&s->prog);
+	/* from here on, SIGINT/SIGTERM end the run at the next stage */
+	pool_catch_signals();
 	if (tree_open(&s->tree, o->kernel, o->arch) < 0)
 		return EXIT_INPUT;
 	s->tree.only = o->only;
@@ -279,14 +389,18 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 		return EXIT_ENV;
 	tree_prefilter(&s->tree);
 	s->t_prefilter = now_sec() - t0;
+	if (scan_interrupted())
+		return EXIT_INTR;
 	if (!s->tree.ntus) {
 		error("%s: no C file uses the spinlock API", o->kernel);
 		return EXIT_INPUT;
 	}
 	if (kbuild_setup(&s->kb, &s->tree, o->cache_dir, o->config,
 			 !o->quiet) < 0)
-		return EXIT_ENV;
+		return scan_interrupted() ?: EXIT_ENV;
 	setup_prelude(o, s);
+	if (scan_interrupted())
+		return EXIT_INTR;
 
 	t0 = now_sec();
 	s->ntus = s->tree.ntus;
@@ -303,33 +417,39 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 			todo[ntodo++] = i;
 		}
 	}
-	pool_catch_signals();
-	if (parse_tus(o, s, todo, ntodo) < 0)
-		goto interrupted;
+	rc = parse_tus(o, s, todo, ntodo);
+	if (rc)
+		goto out;
 	s->t_parse = now_sec() - t0;
 
 	t0 = now_sec();
 	ntodo = load_facts(s, todo);
 	if (ntodo) {
 		/* corrupt cache entries: parse those TUs again */
-		s->cached -= ntodo;
-		if (parse_tus(o, s, todo, ntodo) < 0)
-			goto interrupted;
-		load_facts(s, todo);
+		for (i = 0; i < ntodo; i++)
+			if (s->tus[todo[i]].cached) {
+				s->tus[todo[i]].cached = false;
+				s->cached--;
+			} else {
+				s->parsed--;
+			}
+		rc = parse_tus(o, s, todo, ntodo);
+		if (rc)
+			goto out;
+		load_facts(s, NULL);
 	}
-	free(todo);
 	prog_link(&s->prog);
 	s->t_link = now_sec() - t0;
-	if (s->failed == s->ntus)
-		return error("no TU could be parsed: is libclang working? "
-			     "(see the first failure above)"),
-		       EXIT_FAIL;
-	return EXIT_OK;
-interrupted:
+	if (s->failed == s->ntus) {
+		rc = error("no TU could be parsed: is libclang working? "
+			   "(see the first failure above)");
+		rc = EXIT_FAIL;
+	}
+out:
 	free(todo);
-	error("interrupted: the facts parsed so far are cached, the next run "
-	      "goes on from there");
-	return EXIT_INTR;
+	if (rc == EXIT_INTR)
+		return scan_interrupted();
+	return rc;
 }
 
 /* ---- inventory ---- */
@@ -497,6 +617,7 @@ json_t *scan_inventory(struct scan *s)
 	struct pfunc *f, *tmp, **fv;
 	size_t nf = HASH_COUNT(s->prog.funcs), i = 0;
 	json_t *inv, *tus = json_array(), *kinds = json_object(), *locks;
+	json_t *skipped = json_array();
 
 	fv = xcalloc(nf + 1, sizeof(*fv));
 	HASH_ITER(hh, s->prog.funcs, f, tmp)
@@ -518,6 +639,11 @@ json_t *scan_inventory(struct scan *s)
 			json_object_set_new(o, "why", json_string(tu->why));
 		json_array_append_new(tus, o);
 	}
+	for (i = 0; i < s->tree.nskipped; i++)
+		json_array_append_new(skipped,
+				      json_pack("{ssss}", "path",
+						s->tree.skipped[i].path, "why",
+						s->tree.skipped[i].why));
 	inv = json_pack(
 		"{sss{sssssbsbsssbss}s{sssssiso}sososososo}", "schema",
 		"rtlock-scan-1", "tree", "root", s->tree.root, "version",
@@ -528,8 +654,9 @@ json_t *scan_inventory(struct scan *s)
 		s->hdr_facts, "tool", json_string(RTLOCK_VERSION), "tus", tus,
 		"locks", locks, "sites", c.sites, "unresolved", c.unresolved,
 		"summary",
-		json_pack("{sisisisisisisisisisosisisf}", "files_walked",
-			  (int)s->tree.nwalked, "tus", (int)s->ntus,
+		json_pack("{sisisisisisisisisisisosisisf}", "files_walked",
+			  (int)s->tree.nwalked, "skipped", (int)s->tree.nskipped,
+			  "tus", (int)s->ntus,
 			  "headers_matched", (int)s->tree.nheaders, "parsed",
 			  s->parsed, "cached", s->cached, "with_errors",
 			  s->with_errors, "failed", s->failed, "api_sites",
@@ -537,6 +664,10 @@ json_t *scan_inventory(struct scan *s)
 			  "locks", kinds, "functions", (int)nf, "uses",
 			  (int)json_array_size(c.sites), "seconds",
 			  s->t_prefilter + s->t_parse + s->t_link));
+	if (inv)
+		json_object_set_new(inv, "skipped", skipped);
+	else
+		json_decref(skipped);
 	strset_free(&c.positions);
 	strset_free(&c.resolved_pos);
 	return inv;
@@ -561,8 +692,8 @@ void scan_print_summary(struct scan *s, json_t *inv, FILE *out)
 		s->tree.version, s->tree.arch, s->tree.has_raw ? "yes" : "no",
 		s->tree.has_rt_subst ? "yes" : "no", s->kb.config);
 	fprintf(out, "files:  %zu C files walked, %zu TUs and %zu headers "
-		     "match the prefilter\n",
-		s->tree.nwalked, s->ntus, s->tree.nheaders);
+		     "match the prefilter, %zu skipped\n",
+		s->tree.nwalked, s->ntus, s->tree.nheaders, s->tree.nskipped);
 	fprintf(out, "TUs:    %u parsed, %u from cache, %u with errors, "
 		     "%u failed\n",
 		s->parsed, s->cached, s->with_errors, s->failed);
@@ -597,6 +728,7 @@ void scan_release(struct scan *s)
 	for (i = 0; i < s->ntus; i++)
 		free(s->tus[i].why);
 	free(s->tus);
+	strset_free(&s->hdr_seen);
 	prog_free(&s->prog);
 	cache_close(&s->cache);
 	prelude_release(&s->prelude);

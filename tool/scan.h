@@ -43,12 +43,23 @@ struct scan {
 	struct scan_tu *tus;
 	size_t ntus;
 	struct prog prog;
+	struct strset hdr_seen;	/* keys of the header facts loaded */
 	unsigned parsed, cached, with_errors, failed, hdr_facts;
 	double t_prefilter, t_parse, t_link;
 };
 
-/* Run the scan; returns an exit status (util.h) and prints errors. */
+/*
+ * Run the scan; returns an exit status (util.h) and prints errors.  It
+ * catches SIGINT/SIGTERM: a stage after it checks scan_interrupted().
+ */
 int scan_run(const struct scan_opts *o, struct scan *s);
+/* EXIT_INTR after one error line when a signal came, else 0. */
+int scan_interrupted(void);
+/* Items a reviewer should look at: files not parsed, or skipped. */
+static inline bool scan_review(const struct scan *s)
+{
+	return s->failed || s->tree.nskipped;
+}
 void scan_release(struct scan *s);
 /* Inventory: the scan's JSON (schema "rtlock-scan-1", tool/SCHEMA.md). */
 json_t *scan_inventory(struct scan *s);
