@@ -100,7 +100,12 @@ test: deps tool/rtlock tests/unit/run-unit tests/e2e/run-e2e
 	tests/unit/run-unit
 	tests/e2e/run-e2e
 	tests/cocci/run.sh
+	tests/faults/run.sh
 	@echo "all test suites passed"
+
+# bad inputs, missing tools, killed workers, signals, full disks, corrupt caches
+faults: tool/rtlock
+	tests/faults/run.sh
 
 # Benchmarks on a real tree (not tests):
 #   make bench KERNEL=/path/to/linux [NEXT=/path/to/next/release]
@@ -111,4 +116,4 @@ bench: tool/rtlock
 	@test -n "$(KERNEL)" || { echo "make bench KERNEL=/path/to/kernel" >&2; exit 2; }
 	tests/bench/bench.sh "$(KERNEL)" "$(BENCH_CACHE)" $(NEXT)
 
-.PHONY: deps demo test unit e2e bench
+.PHONY: deps demo test unit e2e faults bench

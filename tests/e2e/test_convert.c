@@ -148,11 +148,43 @@ static void refuses(void **state)
 	free(git);
 }
 
-/* spatch crashing on one file: that file is listed and left unconverted. */
+static int nlines(const char *s)
+{
+	int n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Has process @pid ended (a zombie waiting for init counts)? 2 s at most. */
+static bool ended(long pid)
+{
+	char *stat = xasprintf("/proc/%ld/stat", pid), *t;
+	int i;
+	bool gone = false;
+
+	for (i = 0; i < 40 && !gone; i++) {
+		t = read_file(stat, NULL);
+		gone = !t || strstr(t, ") Z ");
+		free(t);
+		if (!gone)
+			usleep(50 * 1000);
+	}
+	free(stat);
+	return gone;
+}
+
+/*
+ * spatch crashing on one file, or hanging on it: that file is listed,
+ * reported on stderr and left unconverted; nothing spatch started stays.
+ */
 static void spatch_fault(void **state)
 {
-	char *wrap = xasprintf("%s/spatch-crash", work), *text;
+	char *wrap = xasprintf("%s/spatch-crash", work), *text, *err, *pidf;
+	char *in = tree_digest(FIXTURE), *dig;
 	json_t *res, *f;
+	long pid;
 	int rc;
 
 	(void)state;
@@ -160,10 +192,18 @@ static void spatch_fault(void **state)
 			 "kill -SEGV $$;; esac\nexec spatch \"$@\"\n");
 	assert_int_equal(write_file_atomic(wrap, text, strlen(text)), 0);
 	assert_int_equal(run(NULL, "chmod +x %s", wrap), 0);
-	rc = run(NULL, "RTLOCK_SPATCH=%s %s convert -q -C %s/c6 -o %s/m6 "
+	rc = run(&err, "RTLOCK_SPATCH=%s %s convert -q -C %s/c6 -o %s/m6 "
 		       "--tree-out %s/t6 %s",
 		 wrap, RTLOCK, work, work, work, FIXTURE);
 	assert_int_equal(rc, 1);
+	assert_int_equal(nlines(err), 1);
+	assert_non_null(strstr(err, "rtlock: warning: lib/bucket_locks.c: not "
+				    "converted: failed (exit 3), see "));
+	free(err);
+	/* the log it points to says why */
+	assert_int_equal(run(NULL, "grep -q 'spatch-crash: killed by signal "
+				   "11' %s/m6/logs/batch-*.log", work),
+			 0);
 	res = load_json("%s/m6/convert.json", work);
 	f = json_object_get(res, "failed");
 	assert_int_equal(json_array_size(f), 1);
@@ -177,6 +217,39 @@ static void spatch_fault(void **state)
 			 0);
 	json_decref(res);
 	free(text);
+	/*
+	 * Hanging: killed at the time limit with what it started.  With the
+	 * cache of the run above, this file is all there is to convert.
+	 */
+	pidf = xasprintf("%s/spatch.pid", work);
+	text = xasprintf("#!/bin/sh\ncase \"$*\" in *lib/bucket_locks.c*) "
+			 "echo $$ > %s; exec sleep 300;;\nesac\n"
+			 "exec spatch \"$@\"\n", pidf);
+	assert_int_equal(write_file_atomic(wrap, text, strlen(text)), 0);
+	assert_int_equal(run(NULL, "chmod +x %s", wrap), 0);
+	rc = run(&err, "RTLOCK_SPATCH=%s %s convert -q --timeout 0.2 -C %s/c6 "
+		       "-o %s/m8 --tree-out %s/t8 %s",
+		 wrap, RTLOCK, work, work, work, FIXTURE);
+	assert_int_equal(rc, 1);
+	assert_int_equal(nlines(err), 1);
+	assert_non_null(strstr(err, "rtlock: warning: lib/bucket_locks.c: not "
+				    "converted: timeout after 0."));
+	free(err);
+	res = load_json("%s/m8/convert.json", work);
+	f = json_object_get(res, "failed");
+	assert_int_equal(json_array_size(f), 1);
+	assert_int_equal(run(NULL, "cmp %s/lib/bucket_locks.c "
+				   "%s/t8/lib/bucket_locks.c",
+			     FIXTURE, work),
+			 0);
+	json_decref(res);
+	text = (free(text), read_file(pidf, NULL));
+	assert_non_null(text);
+	pid = atol(text);
+	assert_true(pid > 0);
+	assert_true(ended(pid));
+	free(text);
+	free(pidf);
 	free(wrap);
 	/* spatch missing altogether */
 	assert_int_equal(run(NULL, "RTLOCK_SPATCH=/nonexistent/spatch %s "
@@ -184,6 +257,11 @@ static void spatch_fault(void **state)
 				   "%s/t7 %s",
 			     RTLOCK, work, work, work, FIXTURE),
 			 4);
+	/* and the input was only read */
+	dig = tree_digest(FIXTURE);
+	assert_string_equal(in, dig);
+	free(dig);
+	free(in);
 }
 
 int test_convert(void)
