@@ -676,10 +676,22 @@ static bool defines_api(const char *line)
 /* Lines left with spinlock API words (outside comments and strings). */
 static void check_file(struct conv *cv, struct cfile *f)
 {
-	char *path = xasprintf("%s/%s", cv->target, f->rel), *t, *p;
-	unsigned line = 1;
+	char *path = xasprintf("%s/%s", cv->target, f->rel);
+	char *t = read_file(path, NULL);
 
-	t = read_file(path, NULL);
+	if (t)
+		cv->leftovers += convert_leftovers(f->rel, t, &cv->keep_lines,
+						   cv->leftover_list);
+	free(t);
+	free(path);
+}
+
+unsigned convert_leftovers(const char *rel, const char *t,
+			   const struct strset *keep, json_t *list)
+{
+	const char *p;
+	unsigned line = 1, n = 0;
+
 	for (p = t; p && *p; p++) {
 		const char *w;
 
@@ -715,13 +727,13 @@ static void check_file(struct conv *cv, struct cfile *f)
 					p--;
 					continue;
 				}
-				pos = xasprintf("%s:%u", f->rel, line);
+				pos = xasprintf("%s:%u", rel, line);
 
-				if (!strset_has(&cv->keep_lines, pos)) {
-					cv->leftovers++;
-					if (json_array_size(cv->leftover_list) < 200)
+				if (!strset_has(keep, pos)) {
+					n++;
+					if (json_array_size(list) < 200)
 						json_array_append_new(
-							cv->leftover_list,
+							list,
 							json_pack("{ssss#}", "at",
 								  pos, "word", w,
 								  p - w));
@@ -731,8 +743,7 @@ static void check_file(struct conv *cv, struct cfile *f)
 			p--;
 		}
 	}
-	free(t);
-	free(path);
+	return n;
 }
 
 /* ---- driver ---- */

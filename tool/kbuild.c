@@ -208,18 +208,23 @@ int kbuild_setup(struct kbuild *kb, const struct tree *t, const char *cache,
 		free(cmdfile);
 		return -1;
 	}
-	cmd[strcspn(cmd, "\n")] = '\0';
 	{
 		char *sp = source_path(kb), *src = read_file(sp, NULL);
 
-		harvest(kb, strchr(cmd, '=') ? strchr(cmd, '=') + 1 : cmd,
-			src ? src : t->root, t->root);
+		kbuild_parse_cmd(kb, cmd, src ? src : t->root, t->root);
 		free(src);
 		free(sp);
 	}
 	free(cmd);
 	free(cmdfile);
 	return 0;
+}
+
+void kbuild_parse_cmd(struct kbuild *kb, char *cmd, const char *src,
+		      const char *root)
+{
+	cmd[strcspn(cmd, "\n")] = '\0';
+	harvest(kb, strchr(cmd, '=') ? strchr(cmd, '=') + 1 : cmd, src, root);
 }
 
 int kbuild_file_args(const struct kbuild *kb, const struct tree *t,

@@ -25,6 +25,14 @@ struct kbuild {
  */
 int kbuild_setup(struct kbuild *kb, const struct tree *t, const char *cache,
 		 const char *config, bool verbose);
+/*
+ * The flags of a kbuild .cmd file's text ("savedcmd_... := gcc ..."),
+ * appended to kb->args; relative paths are taken from kb->objdir, and
+ * absolute ones into @src, the tree kbuild was prepared from, are moved
+ * to @root, the tree read.
+ */
+void kbuild_parse_cmd(struct kbuild *kb, char *cmd, const char *src,
+		      const char *root);
 /* Per-file arguments appended for @rel: its directory and module names. */
 int kbuild_file_args(const struct kbuild *kb, const struct tree *t,
 		     const char *rel, char **out, int max);

@@ -80,9 +80,31 @@ static bool file_contains(const char *root, const char *rel, const char *s)
 	return r;
 }
 
+int tree_parse_makefile(struct tree *t, const char *mk, const char *mkpath)
+{
+	char v[16], p[16], s[16], e[32];
+
+	if (read_makefile_var(mk, "VERSION", v, sizeof(v)) ||
+	    read_makefile_var(mk, "PATCHLEVEL", p, sizeof(p)) ||
+	    !atoi(v))
+		return error("%s:1: not a kernel Makefile (no VERSION/PATCHLEVEL)",
+			     mkpath);
+	if (read_makefile_var(mk, "SUBLEVEL", s, sizeof(s)))
+		strcpy(s, "0");
+	if (read_makefile_var(mk, "EXTRAVERSION", e, sizeof(e)))
+		e[0] = '\0';
+	t->ver[0] = atoi(v);
+	t->ver[1] = atoi(p);
+	t->ver[2] = atoi(s);
+	snprintf(t->version, sizeof(t->version), "%d.%d.%d%s", t->ver[0],
+		 t->ver[1], t->ver[2], e);
+	return 0;
+}
+
 int tree_open(struct tree *t, const char *path, const char *arch)
 {
-	char *mkpath, *mk, v[16], p[16], s[16], e[32];
+	char *mkpath, *mk;
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	t->arch = arch ? arch : "x86";
@@ -106,26 +128,11 @@ int tree_open(struct tree *t, const char *path, const char *arch)
 		free(mkpath);
 		return -1;
 	}
-	if (read_makefile_var(mk, "VERSION", v, sizeof(v)) ||
-	    read_makefile_var(mk, "PATCHLEVEL", p, sizeof(p)) ||
-	    !atoi(v)) {
-		error("%s:1: not a kernel Makefile (no VERSION/PATCHLEVEL)",
-		      mkpath);
-		free(mk);
-		free(mkpath);
-		return -1;
-	}
-	if (read_makefile_var(mk, "SUBLEVEL", s, sizeof(s)))
-		strcpy(s, "0");
-	if (read_makefile_var(mk, "EXTRAVERSION", e, sizeof(e)))
-		e[0] = '\0';
+	rc = tree_parse_makefile(t, mk, mkpath);
 	free(mk);
 	free(mkpath);
-	t->ver[0] = atoi(v);
-	t->ver[1] = atoi(p);
-	t->ver[2] = atoi(s);
-	snprintf(t->version, sizeof(t->version), "%d.%d.%d%s", t->ver[0],
-		 t->ver[1], t->ver[2], e);
+	if (rc < 0)
+		return -1;
 	t->has_raw = exists(t->root, "include/linux/spinlock_types_raw.h") ||
 		     file_contains(t->root, "include/linux/spinlock_types.h",
 				   "raw_spinlock_t");

@@ -43,6 +43,8 @@ struct tree {
  * VERSION/PATCHLEVEL in it.
  */
 int tree_open(struct tree *t, const char *path, const char *arch);
+/* Version from the top Makefile's text @mk; -1 after one error line. */
+int tree_parse_makefile(struct tree *t, const char *mk, const char *mkpath);
 /*
  * Walk the tree and fill tus/headers with the files worth parsing; stops
  * early when SIGINT/SIGTERM arrived (pool_interrupted()).
