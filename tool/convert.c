@@ -710,7 +710,7 @@ unsigned convert_leftovers(const char *rel, const char *t,
 
 			for (p++; *p && *p != q && *p != '\n'; p++)
 				if (*p == '\\' && p[1])
-					p++;
+					line += *++p == '\n';
 			if (!*p)
 				break;
 			line += *p == '\n';

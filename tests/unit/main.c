@@ -11,5 +11,6 @@ int main(void)
 	failed += test_flow();
 	failed += test_tree();
 	failed += test_extract();
+	failed += test_readers();
 	return failed ? 1 : 0;
 }

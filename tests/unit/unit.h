@@ -15,5 +15,6 @@ int test_pool(void);
 int test_flow(void);
 int test_tree(void);
 int test_extract(void);
+int test_readers(void);
 
 #endif
