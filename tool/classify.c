@@ -52,10 +52,13 @@ enum lclass class_by_name(const char *name)
 	return CL_NONE;
 }
 
+/* -1 for NULL too: ids come from facts, where a field may be missing. */
 int func_index(struct classify *c, const char *id)
 {
 	struct fidx *f;
 
+	if (!id)
+		return -1;
 	HASH_FIND_STR(c->fmap, id, f);
 	return f ? (int)f->idx : -1;
 }
@@ -64,6 +67,8 @@ static int lock_index(struct classify *c, const char *id)
 {
 	struct lidx *l;
 
+	if (!id)
+		return -1;
 	HASH_FIND_STR(c->lmap, id, l);
 	return l ? (int)l->idx : -1;
 }

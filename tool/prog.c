@@ -62,6 +62,8 @@ struct plock *prog_lock(struct prog *p, const char *id)
 {
 	struct plock *l;
 
+	if (!id)
+		return NULL;
 	HASH_FIND_STR(p->locks, id, l);
 	return l;
 }
@@ -70,6 +72,8 @@ struct pfunc *prog_func(struct prog *p, const char *id)
 {
 	struct pfunc *f;
 
+	if (!id)
+		return NULL;
 	HASH_FIND_STR(p->funcs, id, f);
 	return f;
 }
