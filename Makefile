@@ -107,6 +107,33 @@ test: deps tool/rtlock tests/unit/run-unit tests/e2e/run-e2e
 faults: tool/rtlock
 	tests/faults/run.sh
 
+# ---- fuzzing: make fuzz [FUZZ_SECONDS=30] ----
+# libFuzzer targets for the parsers the tool owns (tests/fuzz/), built with
+# clang, ASan and UBSan from their own objects (tests/fuzz/obj/), each run
+# FUZZ_SECONDS on its seed corpus.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,tests/fuzz/bin/%, \
+	$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_LIB := $(patsubst %.c,tests/fuzz/obj/%.o,$(filter-out tool/rtlock.c,$(TOOL_SRC)))
+
+tests/fuzz/obj/%.o: %.c $(wildcard tool/*.h tool/rules/*.h) tool/facts-version.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(CPPFLAGS) -c -o $@ $<
+
+tests/fuzz/bin/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_LIB)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) -o $@ $< \
+		$(FUZZ_LIB) $(LDLIBS)
+
+fuzz: $(FUZZ_BIN)
+	ASAN_OPTIONS=detect_leaks=1 tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+fuzz-clean:
+	rm -rf tests/fuzz/obj tests/fuzz/bin
+
 # Benchmarks on a real tree (not tests):
 #   make bench KERNEL=/path/to/linux [NEXT=/path/to/next/release]
 KERNEL ?=
@@ -116,4 +143,4 @@ bench: tool/rtlock
 	@test -n "$(KERNEL)" || { echo "make bench KERNEL=/path/to/kernel" >&2; exit 2; }
 	tests/bench/bench.sh "$(KERNEL)" "$(BENCH_CACHE)" $(NEXT)
 
-.PHONY: deps demo test unit e2e faults bench
+.PHONY: deps demo test unit e2e faults fuzz fuzz-clean bench

@@ -1,0 +1,1 @@
+cmd_kernel/bounds.s := gcc -nostdinc -I/abs/include -include
