@@ -118,6 +118,7 @@ FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -fno-omit-frame-pointer \
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,tests/fuzz/bin/%, \
 	$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_LIB := $(patsubst %.c,tests/fuzz/obj/%.o,$(filter-out tool/rtlock.c,$(TOOL_SRC)))
+.SECONDARY: $(FUZZ_LIB)
 
 tests/fuzz/obj/%.o: %.c $(wildcard tool/*.h tool/rules/*.h) tool/facts-version.h
 	@mkdir -p $(dir $@)
