@@ -308,11 +308,10 @@ static int cmd_scan(int argc, char **argv)
 		return rc;
 	}
 	inv = scan_inventory(&s);
-	if ((rc = scan_interrupted()))
-		;
-	else if (write_json(c.out_dir, "scan.json", inv) < 0)
+	rc = scan_interrupted();
+	if (!rc && write_json(c.out_dir, "scan.json", inv) < 0)
 		rc = EXIT_ENV;
-	else if (!c.scan.quiet)
+	else if (!rc && !c.scan.quiet)
 		scan_print_summary(&s, inv, stdout);
 	if (!rc && scan_review(&s))
 		rc = EXIT_REVIEW;

@@ -673,8 +673,12 @@ case_corrupt_cache_entries()
 	# another TU's facts under this key
 	set -- $(ls "$f"/tu/*/*.json | grep -v "$t")
 	cp "$1" "$2"
-	# a manifest of the right JSON but the wrong shape
-	m=$(ls "$f"/man/*/*.json | head -1)
+	# a manifest of the right JSON but the wrong shape, of a third TU
+	for m in "$f"/man/*/*.json; do
+		k=$(tail -n +2 "$m" | jq -r .key)
+		k=$f/tu/$(echo "$k" | cut -c1-2)/$(echo "$k" | cut -c3-).json
+		[ "$k" != "$t" ] && [ "$k" != "$2" ] && break
+	done
 	echo '{"key": 42, "deps": []}' >"$m"
 	# a header's facts cut short, and again with the checksum kept
 	h=$(ls "$f"/hdr/*/*.json | head -1)
