@@ -879,17 +879,24 @@ static int check_collisions(struct conv *cv)
 
 /*
  * Interrupted: nothing half converted stays.  The copy is removed; a
- * checkout converted in place (clean when we began) is checked out again.
+ * checkout converted in place (clean when we began) is checked out again;
+ * in a tree of rtlock's own that is reused, the files whose batch did not
+ * run through get their original text back.
  */
 static void undo_target(struct conv *cv)
 {
 	char *argv[] = { "git", "-C", (char *)cv->target, "checkout", "-q",
 			 "--", ".", NULL };
+	size_t i;
 
 	if (cv->o->in_place) {
 		if (run_command(argv, NULL, NULL))
 			warning("%s: 'git checkout .' failed: the checkout is "
 				"half converted", cv->target);
+	} else if (cv->o->reuse_target) {
+		for (i = 0; i < cv->ntodo; i++)
+			if (!cv->files[cv->todo[i]].done)
+				restore(cv, &cv->files[cv->todo[i]]);
 	} else if (remove_tree(cv->target) < 0) {
 		warning("%s: %s: remove the half-converted copy",
 			cv->target, strerror(errno));
