@@ -7,6 +7,7 @@
  */
 #include <jansson.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cache.h"
 #include "fuzz.h"
@@ -14,12 +15,18 @@
 
 static char root[] = "/tmp/rtlock-fuzz-XXXXXX";
 
+static void remove_root(void)
+{
+	rmdir(root);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	if (!mkdtemp(root))
 		abort();
+	atexit(remove_root);
 	return 0;
 }
 
