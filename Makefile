@@ -100,6 +100,7 @@ test: deps tool/rtlock tests/unit/run-unit tests/e2e/run-e2e
 	tests/unit/run-unit
 	tests/e2e/run-e2e
 	tests/cocci/run.sh
+	tests/verify/run.sh
 	@echo "all test suites passed"
 
 # Benchmarks on a real tree (not tests): make bench KERNEL=/path/to/linux

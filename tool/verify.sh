@@ -616,7 +616,7 @@ case $idem_state in differs|failed) rc=1 ;; esac
 secs=$(($(date +%s) - start))
 
 {
-	awk -F'\t' -v rt=$rt '
+	[ -s "$W/results.tsv" ] && awk -F'\t' -v rt=$rt '
 		function cell(s) { return s == "" ? "-" : s }
 		BEGIN {
 			printf "%-44s %-10s", "object", "typecheck"
@@ -632,11 +632,12 @@ secs=$(($(date +%s) - start))
 			if ($8 != "-") d = d (d == "" ? "" : "; ") $8
 			printf " %-10s %s\n", $7, substr(d, 1, 160)
 		}' "$W/results.tsv"
-	echo
+	[ -s "$W/results.tsv" ] && echo
 	echo "tree:       $kernel -> $converted"
 	echo "changed:    $n_changed files ($n_changed_c .c, $n_changed_h .h)"
-	echo "objects:    $n_obj checked of $n_all built by $config;" \
-		"$n_skip changed .c not built"
+	[ $((do_tc + do_eq)) -gt 0 ] &&
+		echo "objects:    $n_obj checked of $n_all built by $config;" \
+			"$n_skip changed .c not built"
 	[ $do_tc = 1 ] &&
 		echo "typecheck:  $tc_ok ok, $tc_fail failed$([ $rt = 1 ] &&
 			echo "; with PREEMPT_RT: $rt_ok ok, $rt_fail failed")"
