@@ -650,7 +650,7 @@ secs=$(($(date +%s) - start))
 } > "$W/summary.txt"
 cat "$W/summary.txt"
 
-jq -n --rawfile res "$W/results.tsv" --rawfile skipped "$W/skipped.txt" \
+jq -S -n --rawfile res "$W/results.tsv" --rawfile skipped "$W/skipped.txt" \
 	--rawfile idem "$W/idempotence.txt" \
 	--arg kernel "$kernel" --arg converted "$converted" \
 	--arg config "$config" --argjson rt "$rt" --arg steps "$steps" \
