@@ -460,16 +460,35 @@ select_objects() {
 	rm -f "$W/objects.tmp"
 }
 
+# first_error LOG TREE: the first compiler error in LOG, paths made
+# relative to TREE
+first_error() {
+	{ grep -m 1 ': error: ' "$1" || grep -m 1 -i 'error' "$1" ||
+		echo "see $1"; } | sed "s|$2/||g" | tr '\t' ' '
+}
+
 # build TREE O NAME: build the selected objects in O; per object, "ok" or
-# "fail<TAB>first error line" in $W/built-NAME.tsv
+# "fail<TAB>first error line" in $W/built-NAME.tsv.  When kbuild's
+# prepare fails (asm-offsets.c includes most of include/linux), no object
+# can build: every one is "fail" with prepare's error.
 build() {
 	_tree=$1 _o=$2 _name=$3
 	note "building $(wc -l < "$W/objects.tsv") objects ($_name)"
+	rm -rf "$W/logs/$_name"
 	mkdir -p "$W/logs/$_name"
+	if ! kmake "$_tree" "$_o" -j"$jobs" prepare > "$W/logs/$_name-prepare.log" 2>&1; then
+		_err=$(first_error "$W/logs/$_name-prepare.log" "$_tree")
+		note "$_name: kbuild prepare failed: $_err"
+		echo "$_err" > "$W/prepare-failed-$_name"
+		cut -f1 "$W/objects.tsv" | while read -r obj; do
+			printf '%s\tfail\tprepare: %s\n' "$obj" "$_err"
+		done > "$W/built-$_name.tsv"
+		return
+	fi
+	rm -f "$W/prepare-failed-$_name"
 	# shellcheck disable=SC2046
 	kmake "$_tree" "$_o" -k -j"$jobs" $(cut -f1 "$W/objects.tsv") \
 		> "$W/logs/$_name.log" 2>&1
-	: > "$W/built-$_name.tsv"
 	cut -f1 "$W/objects.tsv" | while read -r obj; do
 		# kbuild deletes the target of a failed command
 		if [ -f "$_o/$obj" ]; then
@@ -483,10 +502,7 @@ build() {
 			printf '%s\tok\t-\n' "$obj"
 			continue
 		fi
-		_err=$(grep -m 1 ': error: ' "$_log" ||
-			grep -m 1 -i 'error' "$_log" || echo "see $_log")
-		_err=$(printf '%s' "$_err" | sed "s|$_tree/||g" | tr '\t' ' ')
-		printf '%s\tfail\t%s\n' "$obj" "$_err"
+		printf '%s\tfail\t%s\n' "$obj" "$(first_error "$_log" "$_tree")"
 	done > "$W/built-$_name.tsv"
 }
 
@@ -641,6 +657,10 @@ secs=$(($(date +%s) - start))
 	[ $do_tc = 1 ] &&
 		echo "typecheck:  $tc_ok ok, $tc_fail failed$([ $rt = 1 ] &&
 			echo "; with PREEMPT_RT: $rt_ok ok, $rt_fail failed")"
+	for f in "$W"/prepare-failed-*; do
+		[ -f "$f" ] || continue
+		echo "            ${f##*/prepare-failed-}: kbuild prepare failed: $(cat "$f")"
+	done
 	[ $do_eq = 1 ] &&
 		echo "non-RT:     $eq_id identical, $eq_lines only line numbers," \
 			"$eq_diff differ, $eq_fail failed to build"
@@ -650,7 +670,11 @@ secs=$(($(date +%s) - start))
 } > "$W/summary.txt"
 cat "$W/summary.txt"
 
+for f in "$W"/prepare-failed-*; do
+	[ -f "$f" ] && printf '%s\t%s\n' "${f##*/prepare-failed-}" "$(cat "$f")"
+done > "$W/prepare-failed.tsv"
 jq -S -n --rawfile res "$W/results.tsv" --rawfile skipped "$W/skipped.txt" \
+	--rawfile prep "$W/prepare-failed.tsv" \
 	--rawfile idem "$W/idempotence.txt" \
 	--arg kernel "$kernel" --arg converted "$converted" \
 	--arg config "$config" --argjson rt "$rt" --arg steps "$steps" \
@@ -677,6 +701,7 @@ jq -S -n --rawfile res "$W/results.tsv" --rawfile skipped "$W/skipped.txt" \
 		changed: {files: $changed, c: $changed_c, h: $changed_h},
 		objects: {in_config: $all, checked: $checked,
 			  not_built: lines($skipped)},
+		prepare_failed: (lines($prep) | map(split("\t") | {(.[0]): .[1]}) | add // {}),
 		typecheck: {ok: n("typecheck"; "ok"),
 			    failed: n("typecheck"; "fail"),
 			    rt_ok: n("typecheck_rt"; "ok"),
