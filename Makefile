@@ -101,6 +101,7 @@ test: deps tool/rtlock tests/unit/run-unit tests/e2e/run-e2e
 	tests/e2e/run-e2e
 	tests/cocci/run.sh
 	tests/faults/run.sh
+	tests/verify/run.sh
 	@echo "all test suites passed"
 
 # bad inputs, missing tools, killed workers, signals, full disks, corrupt caches
@@ -144,4 +145,30 @@ bench: tool/rtlock
 	@test -n "$(KERNEL)" || { echo "make bench KERNEL=/path/to/kernel" >&2; exit 2; }
 	tests/bench/bench.sh "$(KERNEL)" "$(BENCH_CACHE)" $(NEXT)
 
-.PHONY: deps demo test unit e2e faults fuzz fuzz-clean bench
+# Check a conversion (README, "Verifying a conversion"):
+#   make verify KERNEL=/path/to/pristine [CONVERTED=/path] [CONFIG=...] [JOBS=2]
+#        [RT=1] [VERIFY_ONLY=kernel,mm] [VERIFY_OBJS=...] [VERIFY_LIMIT=N]
+#        [VERIFY_STEPS=typecheck,equal,idempotent] [VERIFY_DIR=...]
+#        [RTLOCK_OPTS='-C cache --only kernel,mm']
+CONVERTED ?=
+CONFIG ?= x86_64_defconfig
+JOBS ?= 2
+RT ?= 0
+VERIFY_ONLY ?=
+VERIFY_OBJS ?=
+VERIFY_LIMIT ?=
+VERIFY_STEPS ?= typecheck,equal,idempotent
+VERIFY_DIR ?= $(HOME)/.cache/rtlock/verify
+RTLOCK_OPTS ?=
+VERIFY_ARGS = --config '$(CONFIG)' --jobs '$(JOBS)' --steps '$(VERIFY_STEPS)' \
+	--dir '$(VERIFY_DIR)' $(if $(filter 1,$(RT)),--rt) \
+	$(if $(CONVERTED),--converted '$(CONVERTED)') \
+	$(if $(VERIFY_ONLY),--only '$(VERIFY_ONLY)') \
+	$(if $(VERIFY_OBJS),--objs '$(VERIFY_OBJS)') \
+	$(if $(VERIFY_LIMIT),--limit '$(VERIFY_LIMIT)') \
+	$(if $(RTLOCK_OPTS),--rtlock-opts '$(RTLOCK_OPTS)')
+verify: tool/rtlock
+	@test -n "$(KERNEL)" || { echo "make verify KERNEL=/path/to/pristine [CONVERTED=/path/to/converted]" >&2; exit 2; }
+	tool/verify.sh $(strip $(VERIFY_ARGS)) '$(KERNEL)'
+
+.PHONY: deps demo test unit e2e faults fuzz fuzz-clean bench verify

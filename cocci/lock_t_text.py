@@ -20,7 +20,8 @@ It uses the decision code and mapping table of lock_t.cocci (the Python
 block between the "lock_t core" markers is executed from the .cocci, so
 there is one table): every token that is a mapped API name,
 DEFINE_SPINLOCK, __SPIN_LOCK_UNLOCKED or spinlock_t (comments, string
-literals and ->/. members excluded) is decided as spatch does, on the
+literals, ->/. members and declared names such as a field "spin_lock"
+excluded) is decided as spatch does, on the
 original text: keep_sites by path:line:col, keep_decls by the declared
 name, --raw for the kept ones.  Left alone: the lock implementation files
 (EXCLUDE_FILES), the bodies of macros named in IMPL and the file-scope
@@ -179,6 +180,20 @@ def convert_file(core, path, orig_root=None):
             k -= 1
         if k >= 0 and (m[k] == "." or (m[k] == ">" and k > 0 and m[k - 1] == "-")):
             continue
+        # nor a name being declared (struct comedi_subdevice's
+        # "spinlock_t spin_lock;"): after a type word or '*', before
+        # ; , [ = : ) -- or the last of several declarators (", name;"),
+        # unlike an argument (", name)") -- spatch leaves these alone too
+        if name != "spinlock_t" and k >= 0:
+            j = tok.end()
+            while j < len(m) and m[j] in " \t":
+                j += 1
+            nxt = m[j] if j < len(m) else ""
+            if ((m[k] == "*" or m[k].isalnum() or m[k] == "_")
+                    and nxt and nxt in ";,[=:)"):
+                continue
+            if m[k] == "," and nxt and nxt in ";[=":
+                continue
         where = "%s:%d:%d" % (rel, line, col0 + 1)
         if name == "spinlock_t":
             d = core["type_decision"](path, line, col0, sf=sf)

@@ -22,6 +22,12 @@ typedef struct {
 
 typedef spinlock_t my_lock_t;
 
+/* fields named after the API (drivers' comedidev.h, aic7xxx_osm.h) */
+struct named_after_api {
+	spinlock_t spin_lock;
+	spinlock_t *spin_unlock, spin_trylock[2];
+};
+
 spinlock_t global_lock;
 extern spinlock_t extern_lock;
 static spinlock_t static_lock, *static_lockp = &static_lock;

@@ -13,6 +13,12 @@ struct klist_like {
 	void			(*get)(struct klist_node *);
 } __attribute__ ((aligned (sizeof(void *))));
 
+/* a field named after the API is a name, not a call */
+struct unparsed_named {
+	spinlock_t		spin_lock;
+	int			n;
+} __attribute__ ((aligned (sizeof(void *))));
+
 #define KLIST_LIKE_INIT(_name)						\
 	{ .k_lock = __SPIN_LOCK_UNLOCKED(_name.k_lock),		\
 	  .k_list = LIST_HEAD_INIT(_name.k_list) }
