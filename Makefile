@@ -74,10 +74,11 @@ e2e: tests/e2e/run-e2e tool/rtlock
 -include $(E2E_OBJ:.o=.d)
 
 # ---- what a newcomer runs ----
-# Debian packages: build, tests, and kbuild's "prepare" of real trees.
+# Debian packages: build, tests, kbuild's "prepare" of real trees, and
+# qemu for make kunit.
 DEB_PKGS := gcc make clang clang-14 llvm-14 libclang-14-dev libclang-rt-14-dev \
 	libjansson-dev libxxhash-dev uthash-dev libcmocka-dev coccinelle git \
-	flex bison bc libelf-dev libssl-dev jq chromium
+	flex bison bc libelf-dev libssl-dev jq chromium qemu-system-x86
 
 deps:
 	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(DEB_PKGS) 2>/dev/null | \
@@ -171,4 +172,14 @@ verify: tool/rtlock
 	@test -n "$(KERNEL)" || { echo "make verify KERNEL=/path/to/pristine [CONVERTED=/path/to/converted]" >&2; exit 2; }
 	tool/verify.sh $(strip $(VERIFY_ARGS)) '$(KERNEL)'
 
-.PHONY: deps demo test unit e2e faults fuzz fuzz-clean bench verify
+# The workqueue PI KUnit suite of a kernel tree that carries the patch, under
+# qemu: make kunit KERNEL=/path/to/rt-branch-checkout [RT=1] [JOBS=N]
+# [KUNIT_BUILD=DIR] [KUNIT_ARGS='--qemu_args=...'] (tests/kunit/run.sh).
+KUNIT_BUILD ?=
+KUNIT_ARGS ?=
+kunit: deps
+	@test -n "$(KERNEL)" || { echo "make kunit KERNEL=/path/to/kernel [RT=1]" >&2; exit 2; }
+	tests/kunit/run.sh $(if $(filter 1,$(RT)),--rt) --jobs $(JOBS) \
+		$(if $(KUNIT_BUILD),--build-dir $(KUNIT_BUILD)) $(KERNEL) -- $(KUNIT_ARGS)
+
+.PHONY: deps demo test unit e2e faults fuzz fuzz-clean bench verify kunit
