@@ -8,7 +8,7 @@
  *   ["ctx", line, "irq"|"preempt", +1|-1, api]
  *   ["call", line, callee, args]          callee: function id, or
  *                                         "ptr:<field>" / "P:fn#n" ...
- *   ["if", [then], [else]]  ["loop", [body]]  ["switch", [body]]  ["case"]
+ *   ["if", [then], [else]]  ["loop", [body]]  ["do", [body]]  ["switch", [body]]  ["case"]
  *   ["ret"]  ["break"]  ["cont"]  ["goto", label]  ["label", label]
  *
  * "at" is where the API name is written ("file:line:col"), which differs
@@ -764,8 +764,9 @@ void walk(struct xfn *f, CXCursor c)
 		}
 		break;
 	case CXCursor_DoStmt:
+		/* runs at least once: do { lock } while (0) in macros */
 		if (k.n)
-			walk_branch(f, "loop", k.v[0], null);
+			walk_branch(f, "do", k.v[0], null);
 		break;
 	case CXCursor_SwitchStmt:
 		if (k.n) {

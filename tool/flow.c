@@ -240,7 +240,7 @@ static void do_struct(struct frun *r, const char *op, json_t *ev,
 		st_free(&b);
 		return;
 	}
-	/* loop (0+ times) and switch (some case, or none): exit = join */
+	/* loop (0+ times), do (1+) and switch (some case, or none) */
 	st_init(&brk, false);
 	st_copy(&a, st);
 	st_copy(&b, st);
@@ -256,7 +256,13 @@ static void do_struct(struct frun *r, const char *op, json_t *ev,
 			run_event(r, e, &a);
 	}
 	r->brk = saved;
-	st_join(st, &a);
+	if (!strcmp(op, "do")) {
+		/* the body ran at least once: its state, not the entry's */
+		st_free(st);
+		st_copy(st, &a);
+	} else {
+		st_join(st, &a);
+	}
 	st_join(st, &brk);
 	st_free(&a);
 	st_free(&b);
@@ -282,7 +288,7 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 		if (*depth < 0)
 			*depth = 0;
 	} else if (!strcmp(op, "if") || !strcmp(op, "loop") ||
-		   !strcmp(op, "switch")) {
+		   !strcmp(op, "do") || !strcmp(op, "switch")) {
 		do_struct(r, op, ev, st);
 	} else if (!strcmp(op, "ret")) {
 		st_join(&r->exit, st);

@@ -73,6 +73,31 @@ static void wrappers(void **state)
 	prog_free(&p);
 }
 
+/* A do { } while (0) body runs: its unlock is done, not "maybe done". */
+static void do_once(void **state)
+{
+	struct prog p;
+	struct seen s;
+
+	(void)state;
+	prog_init(&p);
+	load(&p, "[{\"id\": \"f\", \"ir\": ["
+		 "[\"lock\", 1, \"acquire\", \"spin_lock\", \"L:A\", \"a\"],"
+		 "[\"do\", [[\"lock\", 2, \"release\", \"spin_unlock\", \"L:A\","
+		 " \"a\"]]],"
+		 "[\"lock\", 3, \"acquire\", \"spin_lock\", \"L:B\", \"a\"],"
+		 "[\"lock\", 4, \"acquire\", \"spin_lock\", \"L:A\", \"a\"],"
+		 "[\"loop\", [[\"lock\", 5, \"release\", \"spin_unlock\", \"L:A\","
+		 " \"a\"]]],"
+		 "[\"lock\", 6, \"acquire\", \"spin_lock\", \"L:C\", \"a\"]]}]");
+	prog_link(&p);
+	s = run(&p, "f");
+	assert_int_equal(s.n, 6);
+	assert_string_equal(s.held[2], "");	/* released in the do body */
+	assert_string_equal(s.held[5], "L:B;L:A;"); /* a loop may not run */
+	prog_free(&p);
+}
+
 static void control_flow(void **state)
 {
 	struct prog p;
@@ -163,6 +188,7 @@ int test_flow(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wrappers),
+		cmocka_unit_test(do_once),
 		cmocka_unit_test(control_flow),
 		cmocka_unit_test(resolution),
 	};
