@@ -14,6 +14,8 @@
 
 /* A top-level folder with more converted files is split one level down. */
 #define GROUP_MAX_FILES 250
+/* A kept-locks commit gives the whole chain of this many locks. */
+#define EVIDENCE_MAX_LOCKS 200
 
 static const char *jstr(json_t *o, const char *k)
 {
@@ -187,9 +189,11 @@ static char *checked_out_in(struct branch *b)
 {
 	char *list = git_read(&b->g, "worktree", "list", "--porcelain", NULL);
 	char *want = xasprintf("branch refs/heads/%s", b->o->name), *p, *wt = NULL;
+	char *save = NULL;
 	const char *last = NULL;
 
-	for (p = list ? strtok(list, "\n") : NULL; p; p = strtok(NULL, "\n")) {
+	for (p = list ? strtok_r(list, "\n", &save) : NULL; p;
+	     p = strtok_r(NULL, "\n", &save)) {
 		if (has_prefix(p, "worktree "))
 			last = p + 9;
 		else if (!strcmp(p, want) && last)
@@ -780,8 +784,18 @@ static int commit_kept(struct branch *b, struct scan *s, json_t *inv,
 			"last).\n\n",
 			keep_classes[k].why, s->tree.has_raw ? "raw_spinlock_t" :
 			"spinlock_t", RTLOCK_VERSION);
-		json_array_foreach(these, i, l)
-			evidence_text(&body, l);
+		json_array_foreach(these, i, l) {
+			if (i < EVIDENCE_MAX_LOCKS) {
+				evidence_text(&body, l);
+				continue;
+			}
+			if (i == EVIDENCE_MAX_LOCKS)
+				sb_addf(&body, "\nThe other %zu, without their chains "
+					"(the report has them):\n",
+					json_array_size(these) - i);
+			sb_addf(&body, "%s (%s:%d)\n", jstr(l, "id"), jstr(l, "file"),
+				(int)json_integer_value(json_object_get(l, "line")));
+		}
 		sb_adds(&body, "\n");
 		trailers(b, &body);
 		subject = xasprintf("locking: Keep the %s locks spinning (%zu)",
