@@ -739,12 +739,7 @@ static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
 	}
 	rc = convert_run(&co, s, inv, cls, &res);
 	if (res) {
-		char *path = xasprintf("%s/convert.json", meta);
-		char *text = json_dumps(res, JSON_INDENT(1) | JSON_SORT_KEYS);
-
-		write_file_atomic(path, text, strlen(text));
-		free(text);
-		free(path);
+		write_json(meta, "convert.json", res);
 		*changed = json_incref(json_object_get(res, "changed_files"));
 		if (!reuse) {
 			b->convert_failed = json_array_size(
@@ -989,21 +984,16 @@ static int write_series(struct branch *b, struct scan *s, json_t *rep)
 
 static int write_summary(struct branch *b, json_t *all_changed)
 {
-	char *path = xasprintf("%s/branch.json", b->out), *text;
 	json_t *j = json_pack("{sssssssssssOsisO}", "schema", "rtlock-branch-1",
 			      "tool", RTLOCK_VERSION, "branch", b->o->name,
 			      "base", b->base, "head", b->head, "commits",
 			      b->commits, "converted_files",
 			      (int)json_array_size(all_changed), "patch",
 			      json_string(strrchr(b->patch, '/') + 1));
-	int rc = 0;
+	int rc;
 
 	json_object_set_new(j, "repository", json_string(b->git_dir));
-	text = json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS);
-	if (write_file_atomic(path, text, strlen(text)) < 0)
-		rc = error("%s: %s", path, strerror(errno));
-	free(text);
-	free(path);
+	rc = write_json(b->out, "branch.json", j);
 	json_decref(j);
 	return rc;
 }

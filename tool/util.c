@@ -532,3 +532,35 @@ const char *find_in_path(const char *name)
 	free(dirs);
 	return NULL;
 }
+
+int write_text(const char *dir, const char *name, const char *s)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int rc = 0;
+
+	if (mkdir_p(dir) < 0 || write_file_atomic(path, s, strlen(s)) < 0) {
+		error("cannot write %s: %m", path);
+		rc = -1;
+	}
+	free(path);
+	return rc;
+}
+
+int write_json(const char *dir, const char *name, json_t *j)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	char *s = j ? json_dumps(j, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
+	int rc = 0;
+
+	if (!s) {
+		error("%s: internal error: the result could not be built", path);
+		rc = -1;
+	} else if (mkdir_p(dir) < 0 ||
+		   write_file_atomic(path, s, strlen(s)) < 0) {
+		error("cannot write %s: %m", path);
+		rc = -1;
+	}
+	free(s);
+	free(path);
+	return rc;
+}

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 /* Exit statuses, documented in README ("Exit status"). */
 enum rtlock_exit {
 	EXIT_OK = 0,		/* done, nothing to review */
@@ -69,6 +71,9 @@ char *read_file(const char *path, size_t *len);
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
 int mkdir_p(const char *path);
+/* DIR/NAME written atomically (DIR made first); one error line on failure. */
+int write_text(const char *dir, const char *name, const char *s);
+int write_json(const char *dir, const char *name, json_t *j); /* indented, sorted */
 int remove_tree(const char *path);
 bool is_dir(const char *path);
 bool is_file(const char *path);
