@@ -134,24 +134,42 @@ struct build {
 	unsigned func;
 };
 
-static unsigned *held_ids(struct classify *c, const struct fstate *st,
-			  unsigned *n)
+/* Lock indexes of resolved lock ids, a zero-terminated array. */
+static unsigned *lock_ids(struct classify *c, struct strset *ids, unsigned *n)
 {
-	struct strset ids = { 0 };
-	unsigned i, *v;
+	unsigned i, *v = xcalloc(ids->n + 1, sizeof(unsigned));
 
-	for (i = 0; i < st->nheld; i++)
-		prog_resolve(c->p, st->held[i].target, &ids);
-	v = xcalloc(ids.n + 1, sizeof(unsigned));
 	*n = 0;
-	for (i = 0; i < ids.n; i++) {
-		int l = lock_index(c, ids.v[i]);
+	for (i = 0; i < ids->n; i++) {
+		int l = lock_index(c, ids->v[i]);
 
 		if (l >= 0)
 			v[(*n)++] = l;
 	}
-	strset_free(&ids);
+	strset_free(ids);
 	return v;
+}
+
+static unsigned *held_ids(struct classify *c, const struct fstate *st,
+			  unsigned *n)
+{
+	struct strset ids = { 0 };
+	unsigned i;
+
+	for (i = 0; i < st->nheld; i++)
+		prog_resolve(c->p, st->held[i].target, &ids);
+	return lock_ids(c, &ids, n);
+}
+
+static unsigned *dropped_ids(struct classify *c, const struct fstate *st,
+			     unsigned *n)
+{
+	struct strset ids = { 0 };
+	unsigned i;
+
+	for (i = 0; i < st->ndropped; i++)
+		prog_resolve(c->p, st->dropped[i], &ids);
+	return lock_ids(c, &ids, n);
 }
 
 static void add_call(struct build *b, unsigned callee, int line,
@@ -168,6 +186,8 @@ static void add_call(struct build *b, unsigned callee, int line,
 	cl->irqs_off = st->irq > 0;
 	cl->preempt_off = st->preempt > 0;
 	cl->held = held_ids(b->c, st, &cl->nheld);
+	cl->dropped = dropped_ids(b->c, st, &cl->ndropped);
+	f->drops |= cl->ndropped > 0;
 }
 
 static void build_call(struct build *b, const struct flow_event *e)
@@ -223,6 +243,8 @@ static void build_acq(struct build *b, const struct flow_event *e)
 		a->irqs_off = e->st->irq > 0;
 		a->preempt_off = e->st->preempt > 0;
 		a->held = held_ids(b->c, e->st, &a->nheld);
+		a->dropped = dropped_ids(b->c, e->st, &a->ndropped);
+		f->drops |= a->ndropped > 0;
 		b->c->locks[l].nacqs++;
 	}
 	strset_free(&ids);
@@ -413,6 +435,18 @@ void drain(struct classify *c)
 	}
 }
 
+const struct cl_part *func_part(struct classify *c, unsigned fn,
+				unsigned lock)
+{
+	struct cl_func *f = &c->funcs[fn];
+	unsigned i;
+
+	for (i = 0; i < f->nparts; i++)
+		if (f->parts[i].lock == lock)
+			return &f->parts[i];
+	return NULL;
+}
+
 void for_each_field_fn(struct classify *c, const char *field,
 		       void (*fn)(struct classify *c, json_t *ref, void *ctx),
 		       void *ctx)
@@ -453,10 +487,15 @@ void classify_free(struct classify *c)
 	unsigned i, j;
 
 	for (i = 0; i < c->nfuncs; i++) {
-		for (j = 0; j < c->funcs[i].ncalls; j++)
+		for (j = 0; j < c->funcs[i].ncalls; j++) {
 			free(c->funcs[i].calls[j].held);
-		for (j = 0; j < c->funcs[i].nacqs; j++)
+			free(c->funcs[i].calls[j].dropped);
+		}
+		for (j = 0; j < c->funcs[i].nacqs; j++) {
 			free(c->funcs[i].acqs[j].held);
+			free(c->funcs[i].acqs[j].dropped);
+		}
+		free(c->funcs[i].parts);
 		free(c->funcs[i].calls);
 		free(c->funcs[i].acqs);
 		free(c->funcs[i].why);
@@ -493,6 +532,46 @@ static void add_step(json_t *ev, const char *kind, const char *text,
 static void lock_chain(struct classify *c, unsigned lock, json_t *ev,
 		       int depth, int *ptrs);
 
+static bool holds(const unsigned *held, unsigned n, unsigned lock)
+{
+	while (n--)
+		if (held[n] == lock)
+			return true;
+	return false;
+}
+
+/*
+ * @fn runs with @lock held by a caller and drops it later: the calls that
+ * led there from the place that holds it (outermost first).
+ */
+static void held_by_callers(struct classify *c, unsigned fn, unsigned lock,
+			    json_t *ev, int depth)
+{
+	const struct cl_part *p = func_part(c, fn, lock);
+	struct cl_func *from;
+	struct cl_call *cl;
+	char *text, *at;
+
+	if (!p || depth > 40)
+		return;
+	from = &c->funcs[p->from_func];
+	cl = &from->calls[p->from_call];
+	at = xasprintf("%s:%d", from->f->file, cl->line);
+	if (!holds(cl->held, cl->nheld, lock)) {
+		held_by_callers(c, p->from_func, lock, ev, depth + 1);
+	} else {
+		text = xasprintf("%s is held here", c->locks[lock].l->id);
+		add_step(ev, "held", text, at);
+		free(text);
+	}
+	text = xasprintf("%s() calls %s(), which drops %s only later",
+			 from->f->name, c->funcs[fn].f->name,
+			 c->locks[lock].l->id);
+	add_step(ev, "call", text, at);
+	free(text);
+	free(at);
+}
+
 /* How a function came to run in atomic context, entry first. */
 static void func_chain(struct classify *c, unsigned fn, json_t *ev, int depth,
 		       int *ptrs)
@@ -516,6 +595,8 @@ static void func_chain(struct classify *c, unsigned fn, json_t *ev, int depth,
 	at = xasprintf("%s:%d", c->funcs[f->from_func].f->file, cl->line);
 	if (f->from_lock >= 0) {
 		lock_chain(c, f->from_lock, ev, depth + 1, ptrs);
+		if (!holds(cl->held, cl->nheld, f->from_lock))
+			held_by_callers(c, f->from_func, f->from_lock, ev, 0);
 		text = xasprintf("%s is held here", c->locks[f->from_lock].l->id);
 		add_step(ev, "held", text, at);
 		free(text);
@@ -565,6 +646,8 @@ static void lock_chain(struct classify *c, unsigned lock, json_t *ev,
 	a = &c->funcs[l->by_func].acqs[l->by_acq];
 	if (l->outer >= 0) {
 		lock_chain(c, l->outer, ev, depth + 1, ptrs);
+		if (!holds(a->held, a->nheld, l->outer))
+			held_by_callers(c, l->by_func, l->outer, ev, 0);
 		text = xasprintf("%s() takes %s while %s is held",
 				 c->funcs[l->by_func].f->name, l->l->id,
 				 c->locks[l->outer].l->id);

@@ -13,6 +13,8 @@ struct cl_call {
 	bool irqs_off, preempt_off;
 	unsigned *held;		/* lock indexes that may be held */
 	unsigned nheld;
+	unsigned *dropped;	/* the caller's locks released before it */
+	unsigned ndropped;
 };
 
 /* An acquisition of a lock (lock, trylock, condlock). */
@@ -24,6 +26,8 @@ struct cl_acq {
 	bool irqs_off, preempt_off;
 	unsigned *held;
 	unsigned nheld;
+	unsigned *dropped;
+	unsigned ndropped;
 };
 
 struct cl_func {
@@ -33,6 +37,13 @@ struct cl_func {
 	struct cl_acq *acqs;
 	unsigned nacqs, aacqs;
 	bool sleeps;		/* calls a sleeping primitive outright */
+	bool drops;		/* releases a lock its caller holds */
+	/* entered with a lock held that it drops: the part before the drop
+	 * runs under it (nesting.c); the first call that led there */
+	struct cl_part {
+		unsigned lock, from_func, from_call;
+	} *parts;
+	unsigned nparts, aparts;
 	/* the atomic context that reached it first, and from where */
 	enum lclass cls;
 	int from_func, from_call, from_lock;
@@ -63,5 +74,8 @@ void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
 void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 		    int func, int acq, int outer);
 void drain(struct classify *c);
+/* How @fn came to run with @lock held that it later drops, or NULL. */
+const struct cl_part *func_part(struct classify *c, unsigned fn,
+				unsigned lock);
 
 #endif

@@ -37,7 +37,28 @@ static void st_free(struct fstate *s)
 	for (i = 0; i < s->nheld; i++)
 		free(s->held[i].target);
 	free(s->held);
+	for (i = 0; i < s->ndropped; i++)
+		free(s->dropped[i]);
+	free(s->dropped);
 	memset(s, 0, sizeof(*s));
+}
+
+static bool st_has_dropped(const struct fstate *s, const char *t)
+{
+	unsigned i;
+
+	for (i = 0; i < s->ndropped; i++)
+		if (!strcmp(s->dropped[i], t))
+			return true;
+	return false;
+}
+
+static void st_drop(struct fstate *s, const char *t)
+{
+	if (st_has_dropped(s, t))
+		return;
+	ALLOC_GROW(s->dropped, s->ndropped, s->adropped);
+	s->dropped[s->ndropped++] = xstrdup(t);
 }
 
 static bool st_holds(const struct fstate *s, const char *t)
@@ -97,6 +118,8 @@ static void st_copy(struct fstate *d, const struct fstate *s)
 	d->preempt = s->preempt;
 	for (i = 0; i < s->nheld; i++)
 		st_add(d, s->held[i].target, s->held[i].api, s->held[i].must);
+	for (i = 0; i < s->ndropped; i++)
+		st_drop(d, s->dropped[i]);
 }
 
 /* d = d joined with s (may-hold union, deepest disabling). */
@@ -127,6 +150,15 @@ static void st_join(struct fstate *d, const struct fstate *s)
 		else
 			st_add(d, s->held[i].target, s->held[i].api, false);
 	}
+	/* dropped on both sides only */
+	for (i = 0; i < d->ndropped;) {
+		if (st_has_dropped(s, d->dropped[i])) {
+			i++;
+			continue;
+		}
+		free(d->dropped[i]);
+		d->dropped[i] = d->dropped[--d->ndropped];
+	}
 }
 
 static void run_block(struct frun *r, json_t *blk, struct fstate *st);
@@ -154,6 +186,13 @@ static const char *subst(const char *t, const char *callee, json_t *args)
 	return t;
 }
 
+/* A release of a lock this function did not take: the caller's. */
+static void drop_inherited(struct frun *r, struct fstate *st, const char *t)
+{
+	strset_add(&r->releases, t);
+	st_drop(st, t);
+}
+
 static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
 {
 	const char *op = json_string_value(json_array_get(ev, 2));
@@ -169,7 +208,7 @@ static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
 	    !strcmp(op, "condlock"))
 		st_add(st, t, api, true);
 	else if (!strcmp(op, "release") && !st_del(st, t))
-		strset_add(&r->releases, t);
+		drop_inherited(r, st, t);
 }
 
 static void do_call(struct frun *r, json_t *ev, struct fstate *st)
@@ -189,7 +228,7 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 		const char *t = subst(f->releases.v[i], callee, args);
 
 		if (t && !st_del(st, t))
-			strset_add(&r->releases, t);
+			drop_inherited(r, st, t);
 	}
 	for (i = 0; i < f->acquires.n; i++) {
 		const char *t = subst(f->acquires.v[i], callee, args);

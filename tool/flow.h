@@ -21,6 +21,13 @@ struct fstate {
 	int irq, preempt;	/* depth of disabling done by hand */
 	struct held *held;
 	unsigned nheld, alloc;
+	/*
+	 * Locks the caller held that this function released on every path
+	 * to here, itself or in a callee: what follows no longer runs under
+	 * them.
+	 */
+	char **dropped;
+	unsigned ndropped, adropped;
 };
 
 struct flow_event {

@@ -98,6 +98,15 @@ static void chains(void **state)
 			ptr |= !strcmp(str(s, "kind"), "ptr-call");
 	}
 	assert_true(ptr);
+	/* taken by a callee before it drops its caller's lock: the call */
+	ev = json_object_get(lock_of(rep, "kernel/lock_nesting.c:"
+					  "nest_before_drop_lock"),
+			     "evidence");
+	assert_int_equal(json_array_size(ev), 4);
+	assert_string_equal(str(json_array_get(ev, 1), "kind"), "held");
+	assert_string_equal(str(json_array_get(ev, 1), "at"),
+			    "kernel/lock_nesting.c:142");
+	assert_string_equal(str(json_array_get(ev, 2), "kind"), "call");
 	json_decref(rep);
 }
 
@@ -260,7 +269,7 @@ static void report_in_browser(void **state)
 	/* the filtered table: the irqs_off.c locks, and nothing else */
 	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_save_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "3 of 54 locks"));
+	assert_non_null(strstr(dom, "3 of 56 locks"));
 	free(dom);
 	free(p);
 }

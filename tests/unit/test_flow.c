@@ -19,6 +19,7 @@ static void load(struct prog *p, const char *funcs)
 
 struct seen {
 	char held[8][64];	/* held targets at each lock event, joined */
+	char dropped[8][64];	/* the caller's locks released before it */
 	int irq[8], n;
 };
 
@@ -33,6 +34,11 @@ static int record(const struct flow_event *e, void *ctx)
 	for (i = 0; i < e->st->nheld; i++) {
 		strcat(s->held[s->n], e->st->held[i].target);
 		strcat(s->held[s->n], ";");
+	}
+	s->dropped[s->n][0] = '\0';
+	for (i = 0; i < e->st->ndropped; i++) {
+		strcat(s->dropped[s->n], e->st->dropped[i]);
+		strcat(s->dropped[s->n], ";");
 	}
 	s->irq[s->n++] = e->st->irq;
 	return 0;
@@ -95,6 +101,39 @@ static void do_once(void **state)
 	assert_int_equal(s.n, 6);
 	assert_string_equal(s.held[2], "");	/* released in the do body */
 	assert_string_equal(s.held[5], "L:B;L:A;"); /* a loop may not run */
+	prog_free(&p);
+}
+
+/*
+ * A function entered with its caller's lock held that releases it: what
+ * follows runs without it, also when the release is in a callee, but not
+ * when only one branch released it.
+ */
+static void callers_lock_dropped(void **state)
+{
+	struct prog p;
+	struct seen s;
+
+	(void)state;
+	prog_init(&p);
+	load(&p, "[{\"id\": \"unlock_a\", \"ir\": [[\"lock\", 1, \"release\","
+		 "\"spin_unlock\", \"L:A\", \"a\"]]},"
+		 "{\"id\": \"f\", \"ir\": ["
+		 "[\"lock\", 2, \"acquire\", \"spin_lock\", \"L:B\", \"a\"],"
+		 "[\"call\", 3, \"unlock_a\", []],"
+		 "[\"lock\", 4, \"acquire\", \"spin_lock\", \"L:C\", \"a\"],"
+		 "[\"lock\", 5, \"acquire\", \"spin_lock\", \"L:A\", \"a\"],"
+		 "[\"if\", [[\"lock\", 6, \"release\", \"spin_unlock\", \"L:D\","
+		 " \"a\"]], []],"
+		 "[\"lock\", 7, \"acquire\", \"spin_lock\", \"L:E\", \"a\"]]}]");
+	prog_link(&p);
+	s = run(&p, "f");
+	assert_int_equal(s.n, 5);
+	assert_string_equal(s.dropped[0], "");
+	assert_string_equal(s.dropped[1], "L:A;");	/* after unlock_a() */
+	assert_string_equal(s.held[2], "L:B;L:C;");	/* taken again */
+	assert_string_equal(s.dropped[4], "L:A;");	/* D: one path only */
+	assert_true(strset_has(&prog_func(&p, "f")->releases, "L:D"));
 	prog_free(&p);
 }
 
@@ -189,6 +228,7 @@ int test_flow(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(wrappers),
 		cmocka_unit_test(do_once),
+		cmocka_unit_test(callers_lock_dropped),
 		cmocka_unit_test(control_flow),
 		cmocka_unit_test(resolution),
 	};
