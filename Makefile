@@ -7,7 +7,12 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -MMD -MP
 CPPFLAGS += -I$(LLVM_INC) -Itool
-LDLIBS += -L$(LLVM_LIB) -Wl,-rpath,$(LLVM_LIB) -lclang -ljansson -lxxhash
+# libclang is loaded at run time (tool/clang.c), from the library the tool
+# was built against unless $RTLOCK_LIBCLANG names another; tool/clang.h,
+# included first everywhere, routes every clang_*() call through it.
+CPPFLAGS += -include tool/clang.h \
+	-DRTLOCK_LIBCLANG_PATH='"$(LLVM_LIB)/libclang.so.1"'
+LDLIBS += -ljansson -lxxhash -ldl
 ifeq ($(SAN),1)
 # make test SAN=1: AddressSanitizer and UndefinedBehaviorSanitizer; any
 # report fails the test that triggered it.  Leak detection is off: the

@@ -304,7 +304,8 @@ static int cmd_facts(int argc, char **argv)
 		die(EXIT_USAGE, "usage: rtlock facts [--config CFG] KERNEL FILE");
 	if (tree_open(&t, argv[i], c.scan.arch) < 0)
 		return EXIT_INPUT;
-	if (kbuild_setup(&kb, &t, c.scan.cache_dir, c.scan.config, false) < 0)
+	if (clang_load() < 0 ||
+	    kbuild_setup(&kb, &t, c.scan.cache_dir, c.scan.config, false) < 0)
 		return EXIT_ENV;
 	file = argv[i + 1];
 	n = kb.nargs;

@@ -14,6 +14,7 @@
 #include "progress.h"
 #include "util.h"
 #include "version.h"
+#include "clang.h"
 #include "facts-version.h"
 
 struct job_ctx {
@@ -384,6 +385,8 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 	pool_catch_signals();
 	if (tree_open(&s->tree, o->kernel, o->arch) < 0)
 		return EXIT_INPUT;
+	if (clang_load() < 0)
+		return EXIT_ENV;
 	s->tree.only = o->only;
 	if (cache_open(&s->cache, o->cache_dir, s->tree.root) < 0)
 		return EXIT_ENV;

@@ -503,6 +503,24 @@ case_spatch_missing()
 	unchanged "$FIXTURE" "$d"
 }
 
+# libclang is loaded when a scan starts: a missing one, or a library that
+# is not libclang, is one error line and exit 4, before any cache is made.
+case_libclang_missing()
+{
+	d=$(digest "$FIXTURE")
+	RTLOCK_LIBCLANG=/nonexistent/libclang.so.1 \
+		rt classify -q --no-whitelist -C "$C/cache" -o "$C/o" "$FIXTURE"
+	want_rc 4
+	one_line '^rtlock: error: cannot load libclang \(/nonexistent/libclang.so.1: '
+	[ ! -e "$C/cache" ] && [ ! -e "$C/o" ] || fail "cache or output made"
+	lib=$(ldconfig -p | awk '/libjansson.so.4 / { print $NF; exit }')
+	[ -n "$lib" ] || fail "no libjansson to pose as libclang"
+	RTLOCK_LIBCLANG=$lib rt scan -q -C "$C/cache" -o "$C/o" "$FIXTURE"
+	want_rc 4
+	one_line "^rtlock: error: $lib: no clang_[a-zA-Z_]* in this libclang\$"
+	unchanged "$FIXTURE" "$d"
+}
+
 # kill -9 a worker mid-scan: its TU is reported, the run goes on.
 case_worker_killed()
 {
@@ -712,7 +730,7 @@ case_corrupt_cache_entries()
 ALL="not_a_tree empty_dir makefile_without_version invalid_c_files
 non_utf8_file_name non_utf8_kernel_path non_utf8_cache_path long_paths
 symlink_loop unreadable whitelist_errors whitelist_stale
-since_not_a_classification spatch_missing
+since_not_a_classification spatch_missing libclang_missing
 worker_killed sigint_scan sigterm_scan sigint_classify sigterm_classify
 sigint_convert sigterm_convert cache_disk_full output_disk_full
 corrupt_cache_entries"

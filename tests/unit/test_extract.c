@@ -47,6 +47,7 @@ static json_t *extract(char *dir)
 	json_t *f;
 
 	assert_non_null(fx);
+	assert_int_equal(clang_load(), 0);
 	path = xasprintf("%s/t.c", dir);
 	assert_int_equal(write_file_atomic(path, src, strlen(src)), 0);
 	f = extract_tu(&o, "t.c", err, sizeof(err));
