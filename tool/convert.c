@@ -760,6 +760,8 @@ static void collect_files(struct conv *cv)
 
 		if (is_lock_impl_file(rel) || !strncmp(rel, "kernel/locking/", 15))
 			continue;
+		if (i >= t->ntus && !tree_header_in_slice(t, rel))
+			continue;
 		cv->files[cv->nfiles++].rel = xstrdup(rel);
 	}
 }

@@ -195,6 +195,19 @@ static bool in_only(const char *only, const char *rel)
 	return false;
 }
 
+bool tree_header_in_slice(const struct tree *t, const char *rel)
+{
+	char *arch_inc;
+	bool in;
+
+	if (!t->only || in_only(t->only, rel) || !strncmp(rel, "include/", 8))
+		return true;
+	arch_inc = xasprintf("arch/%s/include/", t->arch);
+	in = !strncmp(rel, arch_inc, strlen(arch_inc));
+	free(arch_inc);
+	return in;
+}
+
 /* A file or folder the walk could not look into: a review item. */
 static void skip(struct tree *t, const char *rel, const char *why)
 {

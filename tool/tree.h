@@ -50,6 +50,11 @@ int tree_parse_makefile(struct tree *t, const char *mk, const char *mkpath);
  * early when SIGINT/SIGTERM arrived (pool_interrupted()).
  */
 int tree_prefilter(struct tree *t);
+/*
+ * With --only, is header @rel one the slice uses: inside the slice, or in
+ * include/ or arch/ARCH/include/?  Always true without --only.
+ */
+bool tree_header_in_slice(const struct tree *t, const char *rel);
 /* Does @data look like it holds lock code or atomic-context entries? */
 bool prefilter_match(const char *data, size_t len);
 void tree_release(struct tree *t);

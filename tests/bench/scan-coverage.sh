@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Completeness of a scan against a plain grep of the same tree.
 #
-#   tests/bench/scan-coverage.sh KERNEL OUT/scan.json [MISSES]
+#   tests/bench/scan-coverage.sh KERNEL OUT/scan.json [MISSES [SLICE]]
 #
 # Declarations: every line a grep finds declaring a spinlock_t or
 # raw_spinlock_t object (fields, variables, DEFINE_SPINLOCK,
@@ -9,9 +9,15 @@
 # Documentation/ and the lock implementation itself, minus extern
 # declarations and pointers; a line counts as found when the scan lists
 # a lock declared there.  Call sites: the share of API sites the scan
-# resolved to a lock identity.  Prints both; misses go to MISSES.
+# resolved to a lock identity.  Prints both; misses go to MISSES.  With
+# SLICE (kernel,mm: a scan made with --only), only the declarations in
+# those folders count.
 set -euo pipefail
-kernel=$1 scan=$2 misses=${3:-/dev/null}
+kernel=$1 scan=$2 misses=${3:-/dev/null} slice=${4:-}
+# grep -E pattern of the slice's folders, or anything
+in_slice='.'
+[ -z "$slice" ] || in_slice="^($(echo "$slice" | sed 's|/*,|/\||g; s|/*$|/|'))"
+
 arch=$(jq -r '.tree.arch' "$scan")
 
 found=$(mktemp) greps=$(mktemp)
@@ -31,6 +37,7 @@ grep -vE '^(include/linux/spinlock|include/linux/rwlock|kernel/locking/spinlock)
 	grep -vE ':[0-9]+:[[:space:]]*(extern|typedef|#[[:space:]]*define)[[:space:]]' |
 	grep -vE ':[0-9]+:[[:space:]]*(\*|//)' |
 	grep -vE 'spinlock_t[[:space:]]+\*' |
+	grep -E "$in_slice" |
 	cut -d: -f1,2 | sort -u > "$greps"
 rm -f "$greps.all"
 
