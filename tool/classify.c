@@ -190,6 +190,23 @@ static void add_call(struct build *b, unsigned callee, int line,
 	f->drops |= cl->ndropped > 0;
 }
 
+static void add_wide(struct build *b, const struct fieldfns *ff, int line,
+		     const struct fstate *st)
+{
+	struct cl_func *f = &b->c->funcs[b->func];
+	struct cl_wide *w;
+
+	ALLOC_GROW(f->wide, f->nwide, f->awide);
+	w = &f->wide[f->nwide++];
+	w->field = ff->field;
+	w->nfns = ff->n;
+	w->line = line;
+	w->irqs_off = st->irq > 0;
+	w->preempt_off = st->preempt > 0;
+	w->held = held_ids(b->c, st, &w->nheld);
+	b->c->wide_calls++;
+}
+
 static void build_call(struct build *b, const struct flow_event *e)
 {
 	const char *callee = json_string_value(json_array_get(e->ev, 2));
@@ -201,6 +218,10 @@ static void build_call(struct build *b, const struct flow_event *e)
 		return;
 	if (!strncmp(callee, "ptr:", 4)) {
 		ff = field_fns(b->c, b->fields, callee + 4);
+		if (ff && ff->n > b->c->max_fanout) {
+			add_wide(b, ff, line, e->st);
+			return;
+		}
 		for (i = 0; ff && i < ff->n; i++) {
 			add_call(b, ff->fns[i], line, callee + 4, e->st);
 			b->c->ptr_edges++;
@@ -280,7 +301,8 @@ static int cmp_lock(const void *a, const void *b)
 		      (*(struct plock *const *)b)->id);
 }
 
-void classify_init(struct classify *c, struct prog *p, bool audit)
+void classify_init(struct classify *c, struct prog *p, bool audit,
+		   unsigned max_fanout)
 {
 	struct fieldfns *fields = NULL, *ff, *tmp;
 	struct build b = { c, &fields, 0 };
@@ -291,6 +313,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit)
 	memset(c, 0, sizeof(*c));
 	c->p = p;
 	c->audit = audit;
+	c->max_fanout = max_fanout ? max_fanout : CL_MAX_FANOUT;
 	c->stale = json_array();
 	/* sorted, so that results do not depend on hash order */
 	c->nlocks = HASH_COUNT(p->locks);
@@ -480,6 +503,54 @@ void classify_run(struct classify *c)
 	}
 }
 
+/* Why wide call @w of @f runs in atomic context, or NULL. */
+static char *wide_context(struct classify *c, struct cl_func *f,
+			  const struct cl_wide *w)
+{
+	unsigned i;
+
+	if (f->cls != CL_NONE)
+		return xasprintf("%s() runs in %s context", f->f->name,
+				 class_name(f->cls));
+	if (w->irqs_off || w->preempt_off)
+		return xasprintf("%s disabled",
+				 w->irqs_off ? "interrupts" : "preemption");
+	for (i = 0; i < w->nheld; i++)
+		if (c->locks[w->held[i]].cls != CL_NONE)
+			return xasprintf("%s is held",
+					 c->locks[w->held[i]].l->id);
+	return NULL;
+}
+
+json_t *classify_wide_calls(struct classify *c)
+{
+	json_t *out = json_array();
+	unsigned i, j;
+
+	for (i = 0; i < c->nfuncs; i++) {
+		struct cl_func *f = &c->funcs[i];
+
+		for (j = 0; j < f->nwide; j++) {
+			char *why = wide_context(c, f, &f->wide[j]);
+			char *at;
+
+			if (!why)
+				continue;
+			at = xasprintf("%s:%d", f->f->file, f->wide[j].line);
+			json_array_append_new(
+				out, json_pack("{sssssssiss}", "at", at, "fn",
+					       f->f->name, "field",
+					       f->wide[j].field,
+					       "implementations",
+					       (int)f->wide[j].nfns, "context",
+					       why));
+			free(at);
+			free(why);
+		}
+	}
+	return out;
+}
+
 void classify_free(struct classify *c)
 {
 	struct fidx *f, *ft;
@@ -496,6 +567,9 @@ void classify_free(struct classify *c)
 			free(c->funcs[i].acqs[j].dropped);
 		}
 		free(c->funcs[i].parts);
+		for (j = 0; j < c->funcs[i].nwide; j++)
+			free(c->funcs[i].wide[j].held);
+		free(c->funcs[i].wide);
 		free(c->funcs[i].calls);
 		free(c->funcs[i].acqs);
 		free(c->funcs[i].why);

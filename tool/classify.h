@@ -63,16 +63,34 @@ struct classify {
 	json_t *stale;		/* whitelist entries matching no lock */
 	unsigned nwhitelist;
 	unsigned ptr_edges, sleepy;
+	/*
+	 * An indirect call through a field more than max_fanout functions
+	 * are stored into is not followed (a generic interface: notifier,
+	 * work item, file operations): which implementation a call reaches
+	 * depends on the object, and following them all would make most of
+	 * the kernel reachable from any such call.  Those made in atomic
+	 * context are listed for review (classify_wide_calls()).
+	 */
+	unsigned max_fanout;
+	unsigned wide_calls;	/* such calls, in any context */
 };
 
-/* Build the graph from a linked program. */
-void classify_init(struct classify *c, struct prog *p, bool audit);
+#define CL_MAX_FANOUT 16
+
+/* Build the graph from a linked program; @max_fanout 0: the default. */
+void classify_init(struct classify *c, struct prog *p, bool audit,
+		   unsigned max_fanout);
 /* Apply a whitelist (parsed by whitelist.c); entries may force either way. */
 struct whitelist;
 void classify_whitelist(struct classify *c, const struct whitelist *w);
 /* Run every rule and the closure. */
 void classify_run(struct classify *c);
 void classify_free(struct classify *c);
+/*
+ * After classify_run(): the indirect calls through wide fields made in
+ * atomic context, [{at, field, implementations, context}], sorted.
+ */
+json_t *classify_wide_calls(struct classify *c);
 
 /* ---- for the rules ---- */
 

@@ -30,8 +30,20 @@ struct cl_acq {
 	unsigned ndropped;
 };
 
+/* An indirect call through a field too wide to follow. */
+struct cl_wide {
+	const char *field;
+	unsigned nfns;
+	int line;
+	bool irqs_off, preempt_off;
+	unsigned *held;
+	unsigned nheld;
+};
+
 struct cl_func {
 	struct pfunc *f;
+	struct cl_wide *wide;
+	unsigned nwide, awide;
 	struct cl_call *calls;
 	unsigned ncalls, acalls;
 	struct cl_acq *acqs;

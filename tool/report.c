@@ -30,6 +30,7 @@ static void count(json_t *obj, const char *key)
 json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 {
 	json_t *locks = json_array(), *by_class = json_object(), *rep, *sum;
+	json_t *wide;
 	unsigned i, must = 0;
 
 	for (i = 0; i < c->nlocks; i++) {
@@ -66,6 +67,13 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 		"parse_failures", (int)jint(sum, "failed"), "parse_errors",
 		(int)jint(sum, "with_errors"));
 	json_object_set(json_object_get(rep, "summary"), "stale", c->stale);
+	wide = classify_wide_calls(c);
+	json_object_set_new(json_object_get(rep, "summary"), "wide_calls",
+			    json_pack("{sisisi}", "max_fanout",
+				      (int)c->max_fanout, "not_followed",
+				      (int)c->wide_calls, "in_atomic_context",
+				      (int)json_array_size(wide)));
+	json_object_set_new(rep, "wide_calls", wide);
 	json_object_set_new(rep, "locks", locks);
 	return rep;
 }
@@ -164,6 +172,13 @@ void report_text(json_t *rep, FILE *out)
 		(int)jint(sum, "whitelist_stale"),
 		(int)jint(sum, "unresolved_sites"),
 		(int)jint(sum, "parse_failures"));
+	v = json_object_get(sum, "wide_calls");
+	if (v)
+		fprintf(out, "  indirect calls not followed (a field with more "
+			     "than %d functions): %d, %d of them in atomic "
+			     "context (wide_calls in classify.json)\n",
+			(int)jint(v, "max_fanout"), (int)jint(v, "not_followed"),
+			(int)jint(v, "in_atomic_context"));
 	json_array_foreach(json_object_get(sum, "stale"), i, v)
 		fprintf(out, "  stale whitelist entry %s: %s\n", jstr(v, "where"),
 			jstr(v, "id"));
@@ -397,16 +412,20 @@ char *report_html(json_t *rep)
 	sb_adds(&sb, "</h1>\n<table id=\"summary\"><tr><th>locks</th><th>must "
 		     "spin</th><th>convert</th><th>whitelist entries</th>"
 		     "<th>stale entries</th><th>unresolved API sites</th>"
-		     "<th>files not parsed</th><th>files with errors</th></tr>\n");
+		     "<th>files not parsed</th><th>files with errors</th>"
+		     "<th>wide indirect calls in atomic context</th></tr>\n");
 	sb_addf(&sb, "<tr><td class=\"n\">%d</td><td class=\"n\">%d</td><td "
 		     "class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">"
 		     "%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
-		     "<td class=\"n\">%d</td></tr></table>\n",
+		     "<td class=\"n\">%d</td><td class=\"n\">%d</td></tr>"
+		     "</table>\n",
 		(int)jint(sum, "locks"), (int)jint(sum, "must_spin"),
 		(int)jint(sum, "convert"), (int)jint(sum, "whitelist_entries"),
 		(int)jint(sum, "whitelist_stale"),
 		(int)jint(sum, "unresolved_sites"),
-		(int)jint(sum, "parse_failures"), (int)jint(sum, "parse_errors"));
+		(int)jint(sum, "parse_failures"), (int)jint(sum, "parse_errors"),
+		(int)jint(json_object_get(sum, "wide_calls"),
+			  "in_atomic_context"));
 	sb_adds(&sb, "<table id=\"classes\"><tr><th>class</th><th>locks</th></tr>\n");
 	json_object_foreach(json_object_get(sum, "by_class"), k, v) {
 		sb_adds(&sb, "<tr><td>");

@@ -25,6 +25,7 @@ struct common {
 	const char *out_dir;
 	const char *whitelist;	/* NULL: none */
 	const char *since;	/* older classify.json, or NULL */
+	unsigned max_fanout;	/* classify: 0 for the default */
 	const char *out_tree;	/* convert: the converted copy */
 	bool in_place;		/* convert: write into the tree */
 	struct branch_opts branch;
@@ -73,6 +74,8 @@ static const char usage_text[] =
 	"                       the tool, or $RTLOCK_WHITELIST)\n"
 	"      --no-whitelist   the classifier alone\n"
 	"      --since OLD.json an older classify.json: report what changed\n"
+	"      --max-fanout N   do not follow indirect calls through a field\n"
+	"                       more than N functions are stored into (16)\n"
 	"      --tree-out DIR   convert: write the converted copy here\n"
 	"      --in-place       convert: write into KERNEL (a clean checkout)\n"
 	"      --base REV       branch: the revision to start from (HEAD)\n"
@@ -142,6 +145,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "whitelist", required_argument, NULL, 'W' },
 		{ "no-whitelist", no_argument, NULL, 'N' },
 		{ "since", required_argument, NULL, 'S' },
+		{ "max-fanout", required_argument, NULL, 'M' },
 		{ "tree-out", required_argument, NULL, 'T' },
 		{ "in-place", no_argument, NULL, 'I' },
 		{ "base", required_argument, NULL, 'B' },
@@ -207,6 +211,13 @@ static int parse_common(int argc, char **argv, struct common *c)
 			break;
 		case 'S':
 			c->since = optarg;
+			break;
+		case 'M':
+			c->max_fanout = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || c->max_fanout < 1)
+				die(EXIT_USAGE,
+				    "--max-fanout: not a positive number: %s",
+				    optarg);
 			break;
 		case 'T':
 			c->out_tree = optarg;
@@ -389,7 +400,7 @@ static int classify_stage(struct common *cp, bool audit,
 	}
 	inv = scan_inventory(&s);
 	t0 = now_sec();
-	classify_init(&cl, &s.prog, audit);
+	classify_init(&cl, &s.prog, audit, c.max_fanout);
 	classify_whitelist(&cl, &wl);
 	classify_run(&cl);
 	rep = report_json(&s, &cl, inv);

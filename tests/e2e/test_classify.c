@@ -148,6 +148,44 @@ static void whitelist_errors(void **state)
 	}
 }
 
+/*
+ * An ops field with more implementations than --max-fanout is not followed:
+ * the lock only its implementation takes converts, and the call made with
+ * a spinning lock held is listed for review.
+ */
+static void wide_fields(void **state)
+{
+	json_t *rep, *w, *sum;
+	int rc;
+
+	(void)state;
+	rc = run(NULL, "%s classify -q --no-whitelist --max-fanout 1 -C %s/cache "
+		 "-o %s/wide %s", RTLOCK, work, work, FIXTURE);
+	assert_int_equal(rc, 0);
+	rep = load_json("%s/wide/classify.json", work);
+	assert_string_equal(str(lock_of(rep, "kernel/lock_nesting.c:"
+					     "nest_fanout_lock"),
+				"verdict"),
+			    "convert");
+	/* a field with one function is still followed */
+	assert_string_equal(str(lock_of(rep, "kernel/lock_nesting.c:"
+					     "nest_ops_lock"),
+				"verdict"),
+			    "must-spin");
+	w = json_array_get(json_object_get(rep, "wide_calls"), 0);
+	assert_non_null(w);
+	assert_string_equal(str(w, "at"), "kernel/lock_nesting.c:176");
+	assert_string_equal(str(w, "field"), "struct nest_notifier::notify");
+	assert_string_equal(str(w, "context"),
+			    "kernel/lock_nesting.c:nest_outer_raw_lock is held");
+	sum = json_object_get(json_object_get(rep, "summary"), "wide_calls");
+	assert_int_equal(json_integer_value(json_object_get(sum,
+						"in_atomic_context")), 1);
+	json_decref(rep);
+	assert_int_not_equal(run(NULL, "%s classify --max-fanout 0 %s", RTLOCK,
+				 FIXTURE), 0);
+}
+
 static void whitelist_applies(void **state)
 {
 	char *p = write_wl("wl.txt",
@@ -269,7 +307,7 @@ static void report_in_browser(void **state)
 	/* the filtered table: the irqs_off.c locks, and nothing else */
 	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_save_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "3 of 56 locks"));
+	assert_non_null(strstr(dom, "3 of 57 locks"));
 	free(dom);
 	free(p);
 }
@@ -280,6 +318,7 @@ int test_classify(void)
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(chains),
 		cmocka_unit_test(whitelist_errors),
+		cmocka_unit_test(wide_fields),
 		cmocka_unit_test(whitelist_applies),
 		cmocka_unit_test(audit_arithmetic),
 		cmocka_unit_test(report_and_diff),

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.cache.dir = "/fuzz/cache";
 	inv = scan_inventory(&s);
 	FUZZ_ASSERT(inv);
-	classify_init(&cl, &s.prog, size & 1);
+	classify_init(&cl, &s.prog, size & 1, 0);
 	classify_whitelist(&cl, &wl);
 	classify_run(&cl);
 	rep = report_json(&s, &cl, inv);
