@@ -293,7 +293,7 @@ static int find_patch(struct branch *b, char *version, size_t size)
 int branch_prepare(struct branch *b, const struct branch_opts *o)
 {
 	struct git user;
-	char *gd, *rev, version[64];
+	char *gd, *rev;
 
 	memset(b, 0, sizeof(*b));
 	b->o = o;
@@ -355,9 +355,9 @@ int branch_prepare(struct branch *b, const struct branch_opts *o)
 		return EXIT_INPUT;
 	if (gd && export_base(b) < 0)
 		return EXIT_ENV;
-	if (find_patch(b, version, sizeof(version)) < 0)
+	if (find_patch(b, b->version, sizeof(b->version)) < 0)
 		return EXIT_INPUT;
-	if (!gd && release_commit(b, version) < 0)
+	if (!gd && release_commit(b, b->version) < 0)
 		return EXIT_ENV;
 	b->head = xstrdup(b->base);
 	return EXIT_OK;
@@ -825,6 +825,31 @@ static char *info_field(const char *info, const char *key)
 	return xstrdup("");
 }
 
+/* What git apply rejected, from its log: "hunks rejected at F:L, ...". */
+static char *rejected_hunks(struct branch *b)
+{
+	static const char failed[] = "error: patch failed: ";
+	char *log = read_file(b->log, NULL), *p, *eol;
+	struct sb sb = SB_INIT;
+
+	for (p = log; p && *p; p = eol + !!*eol) {
+		eol = p + strcspn(p, "\n");
+		if (has_prefix(p, failed))
+			sb_addf(&sb, "%s%.*s", sb.len ? ", " : "hunks rejected at ",
+				(int)(eol - p - strlen(failed)),
+				p + strlen(failed));
+	}
+	free(log);
+	if (!sb.len) {
+		p = git_last_error(&b->g);
+		sb_addf(&sb, "git apply: %s", p);
+		free(p);
+	}
+	p = xstrdup(sb_str(&sb));
+	sb_release(&sb);
+	return p;
+}
+
 static int commit_patch(struct branch *b)
 {
 	char *msg = xasprintf("%s/patch-msg", b->work);
@@ -858,8 +883,12 @@ static int commit_patch(struct branch *b)
 		b->g.cwd = NULL;
 	}
 	if (rc) {
-		error("%s does not apply to the converted tree", b->patch);
-		rc = git_error(b, "git apply");
+		char *hunks = rejected_hunks(b);
+
+		error("%s does not apply to the converted Linux %s: %s",
+		      b->patch, b->version, hunks);
+		free(hunks);
+		rc = -1;
 	} else {
 		rc = commit(b, subject, &body, *author ? author : NULL, mail);
 	}

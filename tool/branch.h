@@ -46,6 +46,7 @@ struct branch {
 	char *base, *old;	/* commits */
 	char *tree_dir;		/* the base revision's files, to scan */
 	char *patch;		/* the workqueue patch for this version */
+	char version[64];	/* the base revision's Linux version */
 	char *name, *mail;	/* identity */
 	long long base_time;
 	unsigned ncommits;

@@ -238,6 +238,48 @@ static void release(void **state)
 	free(rel);
 }
 
+/* A port that does not apply: the rejected hunk named, no branch made. */
+static void patch_rejected(void **state)
+{
+	char *dir = xasprintf("%s/bad-patches/6.1", work), *path, *err, *after;
+	static const char patch[] =
+		"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+		"From: A U Thor <a@example.org>\n"
+		"Subject: [PATCH] workqueue: stale port\n"
+		"\n"
+		"---\n"
+		"diff --git a/kernel/cpu_stats.c b/kernel/cpu_stats.c\n"
+		"--- a/kernel/cpu_stats.c\n"
+		"+++ b/kernel/cpu_stats.c\n"
+		"@@ -2,3 +2,4 @@\n"
+		" this line is not in the file\n"
+		" nor this one\n"
+		"+added\n"
+		" nor this\n";
+	int rc;
+
+	(void)state;
+	assert_int_equal(run(NULL, "mkdir -p %s", dir), 0);
+	path = xasprintf("%s/0001-workqueue-stale-port.patch", dir);
+	assert_int_equal(write_file_atomic(path, patch, strlen(patch)), 0);
+	rc = run(&err, "%s branch -q -C %s/cache -o %s/out-bad --patches "
+		       "%s/bad-patches --name rt-bad %s",
+		 RTLOCK, work, work, work, repo);
+	assert_int_not_equal(rc, 0);
+	assert_non_null(strstr(err, "0001-workqueue-stale-port.patch does not "
+				    "apply to the converted Linux 6.1.0: hunks "
+				    "rejected at kernel/cpu_stats.c:2"));
+	free(err);
+	after = checkout_state();
+	assert_string_equal(before, after);
+	assert_int_not_equal(run(NULL, "cd %s && git rev-parse -q --verify "
+				       "rt-bad", repo),
+			     0);
+	free(after);
+	free(path);
+	free(dir);
+}
+
 int test_branch(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +289,7 @@ int test_branch(void)
 		cmocka_unit_test(refuses),
 		cmocka_unit_test(dirty),
 		cmocka_unit_test(release),
+		cmocka_unit_test(patch_rejected),
 	};
 	return cmocka_run_group_tests_name("branch", tests, setup, teardown);
 }
