@@ -360,7 +360,7 @@ static json_t *callee_of(struct xfn *f, struct kids *k)
 	ref = clang_getCursorReferenced(c);
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_MemberRefExpr:
-		id = field_identity(ref);
+		id = field_identity(f->t, ref);
 		r = json_sprintf("ptr:%s", id);
 		free(id);
 		return r;
@@ -513,7 +513,7 @@ static void walk_assign(struct xfn *f, CXCursor c, struct kids *k)
 	if (clang_getCursorKind(lhs) == CXCursor_MemberRefExpr) {
 		struct kids b = { 0 };
 
-		lid = field_identity(ref);
+		lid = field_identity(f->t, ref);
 		kids_get(lhs, &b);
 		if (b.n == 1)
 			obj = lvalue_identity(f, b.v[0]);
@@ -579,7 +579,7 @@ static void static_init(struct xfn *f, CXCursor field, CXCursor val,
 	api = lock_api_find(ident_at(fi, off, written, sizeof(written)));
 	if (!fi || !api)
 		return;
-	id = field_identity(field);
+	id = field_identity(f->t, field);
 	at = xasprintf("%s:%u:%u", fi->rel, line, col);
 	json_array_append_new(facts_array(f->fi, "statics"),
 			      json_pack("{sssssssssi}", "api", written, "lock",
@@ -612,7 +612,7 @@ static void init_value(struct xfn *f, CXCursor field, CXCursor val,
 
 		json_t *r;
 
-		lid = field_identity(field);
+		lid = field_identity(f->t, field);
 		r = json_pack("{sssssssssi}", "fn", id, "how", "init", "field",
 			      lid, "obj", obj ? obj : "?", "line", line);
 		/* IRQ_WORK_INIT_HARD(fn): the macro says what kind */
@@ -625,7 +625,7 @@ static void init_value(struct xfn *f, CXCursor field, CXCursor val,
 	} else if (is_lock_ptr_type(clang_getCursorType(field))) {
 		struct sb t = SB_INIT;
 
-		lid = field_identity(field);
+		lid = field_identity(f->t, field);
 		lock_target(f, val, &t);
 		json_array_append_new(facts_array(f->fi, "ptrs"),
 				      json_pack("{sssssi}", "id", lid, "to",
