@@ -8,7 +8,8 @@
  *   ["ctx", line, "irq"|"preempt", +1|-1, api]
  *   ["call", line, callee, args]          callee: function id, or
  *                                         "ptr:<field>" / "P:fn#n" ...
- *   ["if", [then], [else]]  ["loop", [body]]  ["do", [body]]  ["switch", [body]]  ["case"]
+ *   ["if", [then], [else]]  ["loop", [body]]  ["do", [body]]  ["forever", [body]]
+ *   ["switch", [body]]  ["case"]
  *   ["ret"]  ["break"]  ["cont"]  ["goto", label]  ["label", label]
  *
  * "at" is where the API name is written ("file:line:col"), which differs
@@ -728,6 +729,36 @@ static void walk_branch(struct xfn *f, const char *kind, CXCursor a, CXCursor b)
 		emit(f, json_pack("[so]", kind, ba)), json_decref(bb);
 }
 
+/*
+ * for (;;) and while (1): the loop is left only by break (or return, goto),
+ * never by its condition.  Read from the text, which says it plainly.
+ */
+static bool loop_is_forever(struct xfn *f, CXCursor c)
+{
+	static const char *const forms[] = { "for(;;)", "while(1)",
+					     "while(true)", NULL };
+	unsigned off, i, n = 0;
+	struct xfile *fi = file_loc(f->t, clang_getCursorLocation(c), NULL,
+				    NULL, &off);
+	char head[16];
+
+	if (!fi || is_macro_loc(f->t, clang_getCursorLocation(c)))
+		return false;
+	for (i = off; i < fi->len && n < sizeof(head) - 1; i++) {
+		if (fi->data[i] == ' ' || fi->data[i] == '\t' ||
+		    fi->data[i] == '\n')
+			continue;
+		head[n++] = fi->data[i];
+		if (fi->data[i] == ')')
+			break;
+	}
+	head[n] = '\0';
+	for (i = 0; forms[i]; i++)
+		if (!strcmp(head, forms[i]))
+			return true;
+	return false;
+}
+
 void walk(struct xfn *f, CXCursor c)
 {
 	struct kids k = { 0 };
@@ -760,7 +791,8 @@ void walk(struct xfn *f, CXCursor c)
 			/* init (for) runs once, the rest loops */
 			if (clang_getCursorKind(c) == CXCursor_ForStmt && k.n > 1)
 				walk(f, k.v[0]);
-			walk_branch(f, "loop", k.v[k.n - 1], null);
+			walk_branch(f, loop_is_forever(f, c) ? "forever" : "loop",
+				    k.v[k.n - 1], null);
 		}
 		break;
 	case CXCursor_DoStmt:

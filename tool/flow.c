@@ -22,6 +22,7 @@ struct frun {
 	} *labels;
 	unsigned nlabels, alloc_labels;
 	struct fstate *brk;	/* innermost break target */
+	bool cont_leaves;	/* a continue may leave the innermost loop */
 };
 
 static void st_init(struct fstate *s, bool live)
@@ -264,6 +265,7 @@ static void do_struct(struct frun *r, const char *op, json_t *ev,
 		      struct fstate *st)
 {
 	struct fstate a, b, brk, *saved = r->brk;
+	bool saved_cont = r->cont_leaves;
 	json_t *e;
 	size_t i;
 
@@ -279,13 +281,15 @@ static void do_struct(struct frun *r, const char *op, json_t *ev,
 		st_free(&b);
 		return;
 	}
-	/* loop (0+ times), do (1+) and switch (some case, or none) */
+	/* loop (0+ times), do (1+), forever (left by break) and switch */
 	st_init(&brk, false);
 	st_copy(&a, st);
 	st_copy(&b, st);
 	if (!strcmp(op, "switch"))
 		a.live = false; /* only a "case" enters the body */
 	r->brk = &brk;
+	if (strcmp(op, "switch"))
+		r->cont_leaves = strcmp(op, "forever") != 0;
 	json_array_foreach(json_array_get(ev, 1), i, e) {
 		const char *o = json_string_value(json_array_get(e, 0));
 
@@ -295,10 +299,14 @@ static void do_struct(struct frun *r, const char *op, json_t *ev,
 			run_event(r, e, &a);
 	}
 	r->brk = saved;
+	r->cont_leaves = saved_cont;
 	if (!strcmp(op, "do")) {
 		/* the body ran at least once: its state, not the entry's */
 		st_free(st);
 		st_copy(st, &a);
+	} else if (!strcmp(op, "forever")) {
+		/* only a break leaves it */
+		kill_state(st);
 	} else {
 		st_join(st, &a);
 	}
@@ -327,7 +335,8 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 		if (*depth < 0)
 			*depth = 0;
 	} else if (!strcmp(op, "if") || !strcmp(op, "loop") ||
-		   !strcmp(op, "do") || !strcmp(op, "switch")) {
+		   !strcmp(op, "do") || !strcmp(op, "forever") ||
+		   !strcmp(op, "switch")) {
 		do_struct(r, op, ev, st);
 	} else if (!strcmp(op, "ret")) {
 		st_join(&r->exit, st);
@@ -340,7 +349,8 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 		l = label_of(r, json_string_value(json_array_get(ev, 1)));
 		st_join(st, &l->st);
 	} else if (!strcmp(op, "break") || !strcmp(op, "cont")) {
-		if (r->brk)
+		/* a continue of a forever loop goes round again */
+		if (r->brk && (op[0] == 'b' || r->cont_leaves))
 			st_join(r->brk, st);
 		kill_state(st);
 	}
