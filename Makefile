@@ -187,4 +187,23 @@ kunit: deps
 	tests/kunit/run.sh $(if $(filter 1,$(RT)),--rt) --jobs $(JOBS) \
 		$(if $(KUNIT_BUILD),--build-dir $(KUNIT_BUILD)) $(KERNEL) -- $(KUNIT_ARGS)
 
-.PHONY: deps demo test unit e2e faults fuzz fuzz-clean bench verify kunit
+# The acceptance run on a real kernel (tests/accept/run.sh; .ci/run):
+#   make accept [KERNEL=tree-or-tarball] [ACCEPT_DIR=DIR] [JOBS=N]
+ACCEPT_DIR ?=
+accept: deps tool/rtlock
+	tests/accept/run.sh -j $(JOBS) $(if $(ACCEPT_DIR),--work '$(ACCEPT_DIR)') \
+		'$(or $(KERNEL),/usr/src/linux-source-6.1.tar.xz)'
+
+help:
+	@echo "make              build tool/rtlock"
+	@echo "make deps         install the Debian packages rtlock needs"
+	@echo "make demo         the pipeline on the bundled fixture tree"
+	@echo "make test         unit, end-to-end, cocci, fault and verify tests [SAN=1]"
+	@echo "make fuzz         the libFuzzer targets [FUZZ_SECONDS=N]"
+	@echo "make accept       the acceptance run on a real kernel [KERNEL=...]"
+	@echo "make verify       check a conversion KERNEL=... [CONVERTED=...]"
+	@echo "make kunit        the workqueue PI KUnit suite KERNEL=... [RT=1]"
+	@echo "make bench        benchmarks KERNEL=... [NEXT=...]"
+
+.PHONY: deps demo test unit e2e faults fuzz fuzz-clean bench verify kunit \
+	accept help

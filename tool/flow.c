@@ -15,7 +15,6 @@ struct frun {
 	void *ctx;
 	bool stop;
 	struct fstate exit;	/* join of every return */
-	struct strset releases;
 	struct label {
 		char *name;
 		struct fstate st;
@@ -187,11 +186,47 @@ static const char *subst(const char *t, const char *callee, json_t *args)
 	return t;
 }
 
-/* A release of a lock this function did not take: the caller's. */
-static void drop_inherited(struct frun *r, struct fstate *st, const char *t)
+/* Do two targets name a common lock (after resolution)? */
+static bool same_lock(struct prog *p, const char *a, const char *b)
 {
-	strset_add(&r->releases, t);
-	st_drop(st, t);
+	struct strset la = { 0 }, lb = { 0 };
+	bool same = false;
+	unsigned i;
+
+	prog_resolve(p, a, &la);
+	if (la.n)
+		prog_resolve(p, b, &lb);
+	for (i = 0; i < la.n && !same; i++)
+		same = strset_has(&lb, la.v[i]);
+	strset_free(&la);
+	strset_free(&lb);
+	return same;
+}
+
+/*
+ * Release @t: the held entry of that name, else one that names the same
+ * lock another way (spin_lock(&x->lock) ... spin_unlock(ptl)).
+ */
+static bool release_held(struct frun *r, struct fstate *st, const char *t)
+{
+	unsigned i;
+
+	if (st_del(st, t))
+		return true;
+	for (i = 0; r->p && i < st->nheld; i++)
+		if (same_lock(r->p, t, st->held[i].target))
+			return st_del(st, st->held[i].target);
+	return false;
+}
+
+/*
+ * A release of a lock this function did not take: the caller's.  A target
+ * that names nothing (an unassigned local) cannot be the caller's lock.
+ */
+static void drop_inherited(struct fstate *st, const char *t)
+{
+	if (strncmp(t, "U:", 2))
+		st_drop(st, t);
 }
 
 static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
@@ -208,8 +243,8 @@ static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
 	if (!strcmp(op, "acquire") || !strcmp(op, "trylock") ||
 	    !strcmp(op, "condlock"))
 		st_add(st, t, api, true);
-	else if (!strcmp(op, "release") && !st_del(st, t))
-		drop_inherited(r, st, t);
+	else if (!strcmp(op, "release") && !release_held(r, st, t))
+		drop_inherited(st, t);
 }
 
 static void do_call(struct frun *r, json_t *ev, struct fstate *st)
@@ -228,8 +263,8 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 	for (i = 0; i < f->releases.n; i++) {
 		const char *t = subst(f->releases.v[i], callee, args);
 
-		if (t && !st_del(st, t))
-			drop_inherited(r, st, t);
+		if (t && !release_held(r, st, t))
+			drop_inherited(st, t);
 	}
 	for (i = 0; i < f->acquires.n; i++) {
 		const char *t = subst(f->acquires.v[i], callee, args);
@@ -381,11 +416,16 @@ bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 		if (r.exit.held[i].must)
 			changed |= strset_add(&fn->acquires,
 					      r.exit.held[i].target);
-	for (i = 0; i < r.releases.n; i++)
-		changed |= strset_add(&fn->releases, r.releases.v[i]);
+	/*
+	 * an unlock wrapper releases its caller's lock on every path; one
+	 * that does so on some paths only (lock_timer_base()'s callers, whose
+	 * acquisition in a for (;;) is only "may") would leak the release
+	 * up through every caller
+	 */
+	for (i = 0; r.exit.live && i < r.exit.ndropped; i++)
+		changed |= strset_add(&fn->releases, r.exit.dropped[i]);
 	st_free(&st);
 	st_free(&r.exit);
-	strset_free(&r.releases);
 	for (i = 0; i < r.nlabels; i++) {
 		free(r.labels[i].name);
 		st_free(&r.labels[i].st);

@@ -12,6 +12,7 @@
 #include "classify.h"
 #include "convert.h"
 #include "extract.h"
+#include "flow.h"
 #include "kbuild.h"
 #include "pool.h"
 #include "report.h"
@@ -54,6 +55,8 @@ static const char usage_text[] =
 	"  regen KERNEL     the same as branch: the release job in one go\n"
 	"                   (ends with a summary; --json prints it as JSON)\n"
 	"  facts KERNEL FILE  print the lock facts of one C file (plumbing)\n"
+	"  flow KERNEL FUNC...  the lock state at each event of functions\n"
+	"                   (plumbing, for following an evidence chain)\n"
 	"  help             this text\n"
 	"  version          print the version\n"
 	"\n"
@@ -620,6 +623,71 @@ static int cmd_audit(int argc, char **argv)
 	return classify_cmd(argc, argv, true);
 }
 
+/* Print one flow event with the state it happens in. */
+static int print_flow_event(const struct flow_event *e, void *ctx)
+{
+	unsigned i;
+
+	(void)ctx;
+	printf("  %5d %-4s %-28s held:", (int)json_integer_value(
+						 json_array_get(e->ev, 1)),
+	       e->kind,
+	       json_string_value(json_array_get(e->ev, 2)) ?: "?");
+	for (i = 0; i < e->st->nheld; i++)
+		printf(" %s%s", e->st->held[i].target,
+		       e->st->held[i].must ? "" : "(may)");
+	for (i = 0; i < e->st->ndropped; i++)
+		printf("%s%s", i ? " " : "  dropped: ", e->st->dropped[i]);
+	if (e->st->irq || e->st->preempt)
+		printf("  irqs-off %d preempt-off %d", e->st->irq,
+		       e->st->preempt);
+	putchar('\n');
+	return 0;
+}
+
+static void print_set(const char *what, const struct strset *s)
+{
+	unsigned i;
+
+	printf("  %s:", what);
+	for (i = 0; i < s->n; i++)
+		printf(" %s", s->v[i]);
+	putchar('\n');
+}
+
+/*
+ * rtlock flow KERNEL FUNC...: plumbing for reviewing a chain: each event of
+ * the functions (by id, e.g. kernel/umh.c:call_usermodehelper_exec_sync or
+ * kernel_wait) with the locks held there and the function's summary.
+ */
+static int cmd_flow(int argc, char **argv)
+{
+	struct common c;
+	struct scan s;
+	int i = parse_common(argc, argv, &c), rc;
+
+	if (argc - i < 2)
+		die(EXIT_USAGE, "usage: rtlock flow [options] KERNEL FUNC...");
+	c.scan.kernel = argv[i];
+	c.scan.quiet = true;
+	rc = scan_run(&c.scan, &s);
+	for (i++; !rc && i < argc; i++) {
+		struct pfunc *f = prog_func(&s.prog, argv[i]);
+
+		if (!f) {
+			error("%s: no such function in the scan", argv[i]);
+			rc = EXIT_INPUT;
+			break;
+		}
+		printf("%s (%s:%d)\n", f->id, f->file, f->line);
+		print_set("acquires on return", &f->acquires);
+		print_set("releases its caller's", &f->releases);
+		flow_run(&s.prog, f, print_flow_event, NULL);
+	}
+	scan_release(&s);
+	return rc;
+}
+
 static const struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -631,6 +699,7 @@ static const struct cmd {
 	{ "branch", cmd_branch },
 	{ "regen", cmd_branch },
 	{ "facts", cmd_facts },
+	{ "flow", cmd_flow },
 };
 
 int main(int argc, char **argv)
