@@ -400,8 +400,22 @@ static void run_block(struct frun *r, json_t *blk, struct fstate *st)
 		run_event(r, ev, st);
 }
 
+/* *old = *new (consumed); true when the sets differ. */
+static bool replace_set(struct strset *old, struct strset *new)
+{
+	bool same = old->n == new->n;
+	unsigned i;
+
+	for (i = 0; same && i < new->n; i++)
+		same = strset_has(old, new->v[i]);
+	strset_free(old);
+	*old = *new;
+	return !same;
+}
+
 bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 {
+	struct strset acquires = { 0 }, releases = { 0 };
 	struct frun r = { .p = p, .fn = fn, .cb = cb, .ctx = ctx };
 	struct fstate st;
 	bool changed = false;
@@ -411,19 +425,22 @@ bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 	st_init(&r.exit, false);
 	run_block(&r, fn->ir, &st);
 	st_join(&r.exit, &st);
-	/* a wrapper returns holding a lock on every path */
+	/*
+	 * The summary is recomputed, not grown: a callee's release learnt in
+	 * a later round undoes what an earlier round concluded (that its
+	 * caller returns holding the lock).  A wrapper returns holding a lock
+	 * on every path; an unlock wrapper releases its caller's lock on
+	 * every path (one that does so on some paths only, like the callers
+	 * of lock_timer_base(), would leak the release up through every
+	 * caller).
+	 */
 	for (i = 0; i < r.exit.nheld; i++)
 		if (r.exit.held[i].must)
-			changed |= strset_add(&fn->acquires,
-					      r.exit.held[i].target);
-	/*
-	 * an unlock wrapper releases its caller's lock on every path; one
-	 * that does so on some paths only (lock_timer_base()'s callers, whose
-	 * acquisition in a for (;;) is only "may") would leak the release
-	 * up through every caller
-	 */
+			strset_add(&acquires, r.exit.held[i].target);
 	for (i = 0; r.exit.live && i < r.exit.ndropped; i++)
-		changed |= strset_add(&fn->releases, r.exit.dropped[i]);
+		strset_add(&releases, r.exit.dropped[i]);
+	changed = replace_set(&fn->acquires, &acquires) |
+		  replace_set(&fn->releases, &releases);
 	st_free(&st);
 	st_free(&r.exit);
 	for (i = 0; i < r.nlabels; i++) {
