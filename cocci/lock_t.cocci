@@ -49,7 +49,8 @@
 ///
 /// Not touched: the lock implementation (EXCLUDE_FILES below:
 /// include/linux/spinlock*.h, local_lock*.h, lock.h, lock_types.h,
-/// seqlock.h, kernel/locking/, arch/X/include/asm/spinlock*.h) and the
+/// seqlock.h, kernel/locking/, arch/X/include/asm/spinlock*.h), the
+/// user-space ABI headers (include/uapi/, arch/X/include/uapi/) and the
 /// functions and macros that implement a mapped helper (IMPL below:
 /// spin_needbreak(), __cond_resched_lock(), kref_put_lock(), the
 /// wait_event_lock_irq() and kfifo_*_spinlocked() families, ...), which
@@ -203,6 +204,7 @@ IMPL = set(k for k in LOCK_T_MAP if k != "spinlock_t") | {
 EXCLUDE_FILES = re.compile(
     r"^(include/linux/(spinlock[^/]*|local_lock[^/]*|lock|lock_types|seqlock)\.h"
     r"|kernel/locking/"
+    r"|include/uapi/|arch/[^/]+/include/uapi/"
     r"|arch/[^/]+/include/asm/spinlock[^/]*\.h)")
 
 PERCPU_MACRO = re.compile(r"^(DEFINE|DECLARE)_PER_CPU\w*$")

@@ -180,6 +180,15 @@ def convert_file(core, path, orig_root=None):
             k -= 1
         if k >= 0 and (m[k] == "." or (m[k] == ">" and k > 0 and m[k - 1] == "-")):
             continue
+        # a bare API name as a macro's argument is a name, not a use of
+        # the API: FN(spin_lock) in the BPF helper list of
+        # include/uapi/linux/bpf.h (BPF_FUNC_spin_lock is ABI)
+        if name != "spinlock_t" and k >= 0 and m[k] in "(,":
+            j = tok.end()
+            while j < len(m) and m[j] in " \t":
+                j += 1
+            if j < len(m) and m[j] in "),":
+                continue
         # nor a name being declared (struct comedi_subdevice's
         # "spinlock_t spin_lock;"): after a type word or '*', before
         # ; , [ = : ) -- or the last of several declarators (", name;"),

@@ -748,6 +748,28 @@ unsigned convert_leftovers(const char *rel, const char *t,
 
 /* ---- driver ---- */
 
+/*
+ * Files never converted: the lock implementation (the EXCLUDE_FILES of
+ * cocci/lock_t.cocci: seqlock_t and local_lock_t keep their spinlock_t)
+ * and the user-space ABI headers.
+ */
+static bool not_converted(const char *rel)
+{
+	static const char *const prefixes[] = {
+		"kernel/locking/", "include/linux/seqlock.h",
+		"include/linux/local_lock", "include/uapi/",
+		"arch/x86/include/uapi/",
+	};
+	unsigned i;
+
+	if (is_lock_impl_file(rel))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (has_prefix(rel, prefixes[i]))
+			return true;
+	return false;
+}
+
 static void collect_files(struct conv *cv)
 {
 	const struct tree *t = &cv->s->tree;
@@ -758,7 +780,7 @@ static void collect_files(struct conv *cv)
 		const char *rel = i < t->ntus ? t->tus[i]
 					      : t->headers[i - t->ntus];
 
-		if (is_lock_impl_file(rel) || !strncmp(rel, "kernel/locking/", 15))
+		if (not_converted(rel))
 			continue;
 		if (i >= t->ntus && !tree_header_in_slice(t, rel))
 			continue;

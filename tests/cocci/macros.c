@@ -50,3 +50,6 @@ static int use(struct foo *f)
 	spin_unlock_irqrestore(&f->lock, fl);
 	return foo_val_get(f);
 }
+
+/* a list of names, not calls (the BPF helper list is ABI) */
+#define HELPER_LIST(FN)		FN(map_lookup), FN(spin_lock), FN( spin_unlock )
