@@ -168,9 +168,13 @@ struct built *built_open(const char *root, const char *dotconfig)
 	return b;
 }
 
-/* The first mention of a folder of @rel, or of @rel, that is off. */
+/*
+ * The first mention of a folder of @rel, or of @rel itself (a .c file),
+ * that is off.
+ */
 static struct ref *off_ref(struct built *b, const char *rel)
 {
+	bool is_c = strlen(rel) > 2 && !strcmp(rel + strlen(rel) - 2, ".c");
 	char *copy = xstrdup(rel), *slash, *obj;
 	struct ref *r, *off = NULL;
 
@@ -183,6 +187,8 @@ static struct ref *off_ref(struct built *b, const char *rel)
 		*slash = '\0';
 		read_makefile(b, copy);
 		*slash = '/';
+		if (!next && !is_c)
+			break;	/* a header: its folders only */
 		key = next ? xstrndup(copy, next - copy + 1) : xstrdup(obj);
 		r = find(b->refs, key);
 		if (r && !r->on)

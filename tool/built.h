@@ -17,7 +17,10 @@ struct built;
 
 /* NULL after one error line when @dotconfig cannot be read. */
 struct built *built_open(const char *root, const char *dotconfig);
-/* Does the configuration build @rel (a .c file relative to the root)? */
+/*
+ * Does the configuration build @rel (relative to the root)?  For a header,
+ * whether its folder is built.
+ */
 bool built_has(struct built *b, const char *rel);
 /* The option that leaves @rel out, after built_has() said no. */
 const char *built_why(struct built *b, const char *rel);

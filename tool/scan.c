@@ -407,6 +407,13 @@ static int select_built(struct scan *s)
 		s->tus[s->ntus].file = rel;
 		s->tus[s->ntus++].state = "ok";
 	}
+	for (i = 0; b && i < s->tree.nheaders; i++)
+		if (!built_has(b, s->tree.headers[i]))
+			json_array_append_new(
+				s->not_built,
+				json_pack("{ssss}", "file", s->tree.headers[i],
+					  "option",
+					  built_why(b, s->tree.headers[i])));
 	built_close(b);
 	return 0;
 }
@@ -736,7 +743,7 @@ void scan_print_summary(struct scan *s, json_t *inv, FILE *out)
 		s->tree.version, s->tree.arch, s->tree.has_raw ? "yes" : "no",
 		s->tree.has_rt_subst ? "yes" : "no", s->kb.config);
 	fprintf(out, "files:  %zu C files walked, %zu TUs and %zu headers "
-		     "match the prefilter, %zu skipped, %zu TUs not built "
+		     "match the prefilter, %zu skipped, %zu files not built "
 		     "by the configuration (not covered)\n",
 		s->tree.nwalked, s->tree.ntus, s->tree.nheaders,
 		s->tree.nskipped, json_array_size(s->not_built));

@@ -147,6 +147,9 @@ static void built_files(void **state)
 	assert_false(built_has(b, "drivers/nope/deep/x.c"));
 	assert_false(built_has(b, "drivers/other/x.c")); /* continued line */
 	assert_string_equal(built_why(b, "drivers/nope/deep/x.c"), "NOPE");
+	/* a header: its folder decides, not a foo.o of the same name */
+	assert_true(built_has(b, "drivers/foo.h"));
+	assert_false(built_has(b, "drivers/nope/x.h"));
 	built_close(b);
 	assert_null(built_open(dir, "/nonexistent/.config"));
 	free(cfg);
