@@ -8,7 +8,8 @@
  *   ["ctx", line, "irq"|"preempt", +1|-1, api]
  *   ["call", line, callee, args]          callee: function id, or
  *                                         "ptr:<field>" / "P:fn#n" ...
- *   ["if", [then], [else]]  ["loop", [body]]  ["do", [body]]  ["switch", [body]]  ["case"]
+ *   ["if", [then], [else]]  ["loop", [body]]  ["do", [body]]  ["forever", [body]]
+ *   ["switch", [body]]  ["case"]
  *   ["ret"]  ["break"]  ["cont"]  ["goto", label]  ["label", label]
  *
  * "at" is where the API name is written ("file:line:col"), which differs
@@ -360,7 +361,7 @@ static json_t *callee_of(struct xfn *f, struct kids *k)
 	ref = clang_getCursorReferenced(c);
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_MemberRefExpr:
-		id = field_identity(ref);
+		id = field_identity(f->t, ref);
 		r = json_sprintf("ptr:%s", id);
 		free(id);
 		return r;
@@ -513,7 +514,7 @@ static void walk_assign(struct xfn *f, CXCursor c, struct kids *k)
 	if (clang_getCursorKind(lhs) == CXCursor_MemberRefExpr) {
 		struct kids b = { 0 };
 
-		lid = field_identity(ref);
+		lid = field_identity(f->t, ref);
 		kids_get(lhs, &b);
 		if (b.n == 1)
 			obj = lvalue_identity(f, b.v[0]);
@@ -579,7 +580,7 @@ static void static_init(struct xfn *f, CXCursor field, CXCursor val,
 	api = lock_api_find(ident_at(fi, off, written, sizeof(written)));
 	if (!fi || !api)
 		return;
-	id = field_identity(field);
+	id = field_identity(f->t, field);
 	at = xasprintf("%s:%u:%u", fi->rel, line, col);
 	json_array_append_new(facts_array(f->fi, "statics"),
 			      json_pack("{sssssssssi}", "api", written, "lock",
@@ -612,7 +613,7 @@ static void init_value(struct xfn *f, CXCursor field, CXCursor val,
 
 		json_t *r;
 
-		lid = field_identity(field);
+		lid = field_identity(f->t, field);
 		r = json_pack("{sssssssssi}", "fn", id, "how", "init", "field",
 			      lid, "obj", obj ? obj : "?", "line", line);
 		/* IRQ_WORK_INIT_HARD(fn): the macro says what kind */
@@ -625,7 +626,7 @@ static void init_value(struct xfn *f, CXCursor field, CXCursor val,
 	} else if (is_lock_ptr_type(clang_getCursorType(field))) {
 		struct sb t = SB_INIT;
 
-		lid = field_identity(field);
+		lid = field_identity(f->t, field);
 		lock_target(f, val, &t);
 		json_array_append_new(facts_array(f->fi, "ptrs"),
 				      json_pack("{sssssi}", "id", lid, "to",
@@ -728,6 +729,36 @@ static void walk_branch(struct xfn *f, const char *kind, CXCursor a, CXCursor b)
 		emit(f, json_pack("[so]", kind, ba)), json_decref(bb);
 }
 
+/*
+ * for (;;) and while (1): the loop is left only by break (or return, goto),
+ * never by its condition.  Read from the text, which says it plainly.
+ */
+static bool loop_is_forever(struct xfn *f, CXCursor c)
+{
+	static const char *const forms[] = { "for(;;)", "while(1)",
+					     "while(true)", NULL };
+	unsigned off, i, n = 0;
+	struct xfile *fi = file_loc(f->t, clang_getCursorLocation(c), NULL,
+				    NULL, &off);
+	char head[16];
+
+	if (!fi || is_macro_loc(f->t, clang_getCursorLocation(c)))
+		return false;
+	for (i = off; i < fi->len && n < sizeof(head) - 1; i++) {
+		if (fi->data[i] == ' ' || fi->data[i] == '\t' ||
+		    fi->data[i] == '\n')
+			continue;
+		head[n++] = fi->data[i];
+		if (fi->data[i] == ')')
+			break;
+	}
+	head[n] = '\0';
+	for (i = 0; forms[i]; i++)
+		if (!strcmp(head, forms[i]))
+			return true;
+	return false;
+}
+
 void walk(struct xfn *f, CXCursor c)
 {
 	struct kids k = { 0 };
@@ -760,7 +791,8 @@ void walk(struct xfn *f, CXCursor c)
 			/* init (for) runs once, the rest loops */
 			if (clang_getCursorKind(c) == CXCursor_ForStmt && k.n > 1)
 				walk(f, k.v[0]);
-			walk_branch(f, "loop", k.v[k.n - 1], null);
+			walk_branch(f, loop_is_forever(f, c) ? "forever" : "loop",
+				    k.v[k.n - 1], null);
 		}
 		break;
 	case CXCursor_DoStmt:

@@ -453,7 +453,7 @@ static void record_record(struct xtu *t, struct xfile *fi, CXCursor rec)
 		lt = lock_type_of(clang_getCursorType(k.v[i]), &array);
 		if (lt && !inside_lock_type(rec))
 			record_lock(t, fi, k.v[i], lt, array, "field",
-				    field_identity(k.v[i]));
+				    field_identity(t, k.v[i]));
 	}
 	kids_free(&k);
 }

@@ -98,7 +98,7 @@ enum lock_type lock_type_of(CXType t, bool *array);
 bool is_lock_ptr_type(CXType t);
 bool is_fn_ptr_type(CXType t);
 char *var_identity(struct xtu *t, CXCursor var);
-char *field_identity(CXCursor field);
+char *field_identity(struct xtu *t, CXCursor field);
 char *func_identity(struct xtu *t, CXCursor fn);
 /* Lock target of an expression: "L:id", "P:fn#n", "R:fn", "F:id", "U:why". */
 void lock_target(struct xfn *f, CXCursor e, struct sb *out);

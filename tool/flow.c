@@ -21,6 +21,7 @@ struct frun {
 	} *labels;
 	unsigned nlabels, alloc_labels;
 	struct fstate *brk;	/* innermost break target */
+	bool cont_leaves;	/* a continue may leave the innermost loop */
 };
 
 static void st_init(struct fstate *s, bool live)
@@ -299,6 +300,7 @@ static void do_struct(struct frun *r, const char *op, json_t *ev,
 		      struct fstate *st)
 {
 	struct fstate a, b, brk, *saved = r->brk;
+	bool saved_cont = r->cont_leaves;
 	json_t *e;
 	size_t i;
 
@@ -314,13 +316,15 @@ static void do_struct(struct frun *r, const char *op, json_t *ev,
 		st_free(&b);
 		return;
 	}
-	/* loop (0+ times), do (1+) and switch (some case, or none) */
+	/* loop (0+ times), do (1+), forever (left by break) and switch */
 	st_init(&brk, false);
 	st_copy(&a, st);
 	st_copy(&b, st);
 	if (!strcmp(op, "switch"))
 		a.live = false; /* only a "case" enters the body */
 	r->brk = &brk;
+	if (strcmp(op, "switch"))
+		r->cont_leaves = strcmp(op, "forever") != 0;
 	json_array_foreach(json_array_get(ev, 1), i, e) {
 		const char *o = json_string_value(json_array_get(e, 0));
 
@@ -330,10 +334,14 @@ static void do_struct(struct frun *r, const char *op, json_t *ev,
 			run_event(r, e, &a);
 	}
 	r->brk = saved;
+	r->cont_leaves = saved_cont;
 	if (!strcmp(op, "do")) {
 		/* the body ran at least once: its state, not the entry's */
 		st_free(st);
 		st_copy(st, &a);
+	} else if (!strcmp(op, "forever")) {
+		/* only a break leaves it */
+		kill_state(st);
 	} else {
 		st_join(st, &a);
 	}
@@ -362,7 +370,8 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 		if (*depth < 0)
 			*depth = 0;
 	} else if (!strcmp(op, "if") || !strcmp(op, "loop") ||
-		   !strcmp(op, "do") || !strcmp(op, "switch")) {
+		   !strcmp(op, "do") || !strcmp(op, "forever") ||
+		   !strcmp(op, "switch")) {
 		do_struct(r, op, ev, st);
 	} else if (!strcmp(op, "ret")) {
 		st_join(&r->exit, st);
@@ -375,7 +384,8 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 		l = label_of(r, json_string_value(json_array_get(ev, 1)));
 		st_join(st, &l->st);
 	} else if (!strcmp(op, "break") || !strcmp(op, "cont")) {
-		if (r->brk)
+		/* a continue of a forever loop goes round again */
+		if (r->brk && (op[0] == 'b' || r->cont_leaves))
 			st_join(r->brk, st);
 		kill_state(st);
 	}
@@ -390,8 +400,22 @@ static void run_block(struct frun *r, json_t *blk, struct fstate *st)
 		run_event(r, ev, st);
 }
 
+/* *old = *new (consumed); true when the sets differ. */
+static bool replace_set(struct strset *old, struct strset *new)
+{
+	bool same = old->n == new->n;
+	unsigned i;
+
+	for (i = 0; same && i < new->n; i++)
+		same = strset_has(old, new->v[i]);
+	strset_free(old);
+	*old = *new;
+	return !same;
+}
+
 bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 {
+	struct strset acquires = { 0 }, releases = { 0 };
 	struct frun r = { .p = p, .fn = fn, .cb = cb, .ctx = ctx };
 	struct fstate st;
 	bool changed = false;
@@ -401,19 +425,22 @@ bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 	st_init(&r.exit, false);
 	run_block(&r, fn->ir, &st);
 	st_join(&r.exit, &st);
-	/* a wrapper returns holding a lock on every path */
+	/*
+	 * The summary is recomputed, not grown: a callee's release learnt in
+	 * a later round undoes what an earlier round concluded (that its
+	 * caller returns holding the lock).  A wrapper returns holding a lock
+	 * on every path; an unlock wrapper releases its caller's lock on
+	 * every path (one that does so on some paths only, like the callers
+	 * of lock_timer_base(), would leak the release up through every
+	 * caller).
+	 */
 	for (i = 0; i < r.exit.nheld; i++)
 		if (r.exit.held[i].must)
-			changed |= strset_add(&fn->acquires,
-					      r.exit.held[i].target);
-	/*
-	 * an unlock wrapper releases its caller's lock on every path; one
-	 * that does so on some paths only (lock_timer_base()'s callers, whose
-	 * acquisition in a for (;;) is only "may") would leak the release
-	 * up through every caller
-	 */
+			strset_add(&acquires, r.exit.held[i].target);
 	for (i = 0; r.exit.live && i < r.exit.ndropped; i++)
-		changed |= strset_add(&fn->releases, r.exit.dropped[i]);
+		strset_add(&releases, r.exit.dropped[i]);
+	changed = replace_set(&fn->acquires, &acquires) |
+		  replace_set(&fn->releases, &releases);
 	st_free(&st);
 	st_free(&r.exit);
 	for (i = 0; i < r.nlabels; i++) {

@@ -125,23 +125,34 @@ char *var_identity(struct xtu *t, CXCursor var)
 	return id;
 }
 
-static char *record_name(CXCursor rec)
+static char *record_name(struct xtu *t, CXCursor rec)
 {
-	enum CXCursorKind k = clang_getCursorKind(rec);
+	const char *kind = clang_getCursorKind(rec) == CXCursor_UnionDecl
+				   ? "union"
+				   : "struct";
 	char *n = cxstr(clang_getCursorSpelling(rec)), *r;
 
 	if (!*n) {
 		/* typedef struct { ... } name_t; */
 		free(n);
-		return cxstr(clang_getTypeSpelling(clang_getCursorType(rec)));
+		n = cxstr(clang_getTypeSpelling(clang_getCursorType(rec)));
+		if (!strchr(n, '('))
+			return n;
+		/*
+		 * static struct { ... } var;: clang says where, with the
+		 * absolute path and a line that moves between releases; the
+		 * file alone is stable.
+		 */
+		r = xasprintf("%s (unnamed in %s)", kind, rel_of_cursor(t, rec));
+		free(n);
+		return r;
 	}
-	r = xasprintf("%s %s", k == CXCursor_UnionDecl ? "union" : "struct",
-		      n);
+	r = xasprintf("%s %s", kind, n);
 	free(n);
 	return r;
 }
 
-char *field_identity(CXCursor field)
+char *field_identity(struct xtu *t, CXCursor field)
 {
 	CXCursor rec = clang_getCursorSemanticParent(field);
 	char *rn, *fn, *id;
@@ -155,7 +166,7 @@ char *field_identity(CXCursor field)
 			break;
 		rec = up;
 	}
-	rn = record_name(rec);
+	rn = record_name(t, rec);
 	fn = cxstr(clang_getCursorSpelling(field));
 	id = xasprintf("%s::%s", rn, fn);
 	free(rn);
@@ -255,7 +266,7 @@ static enum CXChildVisitResult lv_visit(CXCursor c, CXCursor parent,
 	if (clang_getCursorKind(ref) == CXCursor_VarDecl)
 		id = var_identity(s->f->t, ref);
 	else if (clang_getCursorKind(ref) == CXCursor_FieldDecl)
-		id = field_identity(ref);
+		id = field_identity(s->f->t, ref);
 	if (!id)
 		return CXChildVisit_Continue;
 	if (!s->found)
@@ -333,7 +344,7 @@ void lock_target(struct xfn *f, CXCursor e, struct sb *out)
 		if (lock_type_of(clang_getCursorType(ref), NULL)) {
 			lvalue_target(f, e, out);
 		} else {
-			id = field_identity(ref);
+			id = field_identity(f->t, ref);
 			add_targetf(out, "F:", id);
 			free(id);
 		}
@@ -409,7 +420,7 @@ static void lvalue_target(struct xfn *f, CXCursor e, struct sb *out)
 				lvalue_target(f, k.v[0], out);
 			goto done;
 		}
-		id = field_identity(ref);
+		id = field_identity(f->t, ref);
 		add_targetf(out, "L:", id);
 		free(id);
 		goto done;
@@ -469,7 +480,7 @@ char *lvalue_identity(struct xfn *f, CXCursor e)
 	}
 	ref = clang_getCursorReferenced(e);
 	if (clang_getCursorKind(e) == CXCursor_MemberRefExpr)
-		id = field_identity(ref);
+		id = field_identity(f->t, ref);
 	else if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
 		 clang_getCursorKind(ref) == CXCursor_VarDecl)
 		id = var_identity(f->t, ref);

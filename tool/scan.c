@@ -14,6 +14,7 @@
 #include "progress.h"
 #include "util.h"
 #include "version.h"
+#include "built.h"
 #include "clang.h"
 #include "facts-version.h"
 
@@ -373,6 +374,50 @@ int scan_interrupted(void)
 	return EXIT_INTR;
 }
 
+/*
+ * The TUs to parse: those the configuration builds (with kbuild; a bare
+ * tree has no configuration), the others listed in s->not_built.  The
+ * conversion still gets every file of the tree.
+ */
+static int select_built(struct scan *s)
+{
+	struct built *b = NULL;
+	char *dotconfig;
+	size_t i;
+
+	s->not_built = json_array();
+	s->tus = xcalloc(s->tree.ntus + 1, sizeof(*s->tus));
+	if (s->kb.objdir) {
+		dotconfig = xasprintf("%s/.config", s->kb.objdir);
+		b = built_open(s->tree.root, dotconfig);
+		free(dotconfig);
+		if (!b)
+			return -1;
+	}
+	for (i = 0; i < s->tree.ntus; i++) {
+		char *rel = s->tree.tus[i];
+
+		if (b && !built_has(b, rel)) {
+			json_array_append_new(
+				s->not_built,
+				json_pack("{ssss}", "file", rel, "option",
+					  built_why(b, rel)));
+			continue;
+		}
+		s->tus[s->ntus].file = rel;
+		s->tus[s->ntus++].state = "ok";
+	}
+	for (i = 0; b && i < s->tree.nheaders; i++)
+		if (!built_has(b, s->tree.headers[i]))
+			json_array_append_new(
+				s->not_built,
+				json_pack("{ssss}", "file", s->tree.headers[i],
+					  "option",
+					  built_why(b, s->tree.headers[i])));
+	built_close(b);
+	return 0;
+}
+
 int scan_run(const struct scan_opts *o, struct scan *s)
 {
 	size_t i, ntodo = 0, *todo;
@@ -406,12 +451,10 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 		return EXIT_INTR;
 
 	t0 = now_sec();
-	s->ntus = s->tree.ntus;
-	s->tus = xcalloc(s->ntus, sizeof(*s->tus));
-	todo = xcalloc(s->ntus, sizeof(size_t));
+	if (select_built(s) < 0)
+		return EXIT_ENV;
+	todo = xcalloc(s->ntus + 1, sizeof(size_t));
 	for (i = 0; i < s->ntus; i++) {
-		s->tus[i].file = s->tree.tus[i];
-		s->tus[i].state = "ok";
 		if (cache_lookup(&s->cache, s->salt, s->tus[i].file,
 				 s->tus[i].key)) {
 			s->tus[i].cached = true;
@@ -443,7 +486,7 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 	}
 	prog_link(&s->prog);
 	s->t_link = now_sec() - t0;
-	if (s->failed == s->ntus) {
+	if (s->failed == s->ntus && s->ntus) {
 		rc = error("no TU could be parsed: is libclang working? "
 			   "(see the first failure above)");
 		rc = EXIT_FAIL;
@@ -667,10 +710,15 @@ json_t *scan_inventory(struct scan *s)
 			  "locks", kinds, "functions", (int)nf, "uses",
 			  (int)json_array_size(c.sites), "seconds",
 			  s->t_prefilter + s->t_parse + s->t_link));
-	if (inv)
+	if (inv) {
 		json_object_set_new(inv, "skipped", skipped);
-	else
+		json_object_set(inv, "not_built", s->not_built);
+		json_object_set_new(json_object_get(inv, "summary"),
+				    "not_built",
+				    json_integer(json_array_size(s->not_built)));
+	} else {
 		json_decref(skipped);
+	}
 	strset_free(&c.positions);
 	strset_free(&c.resolved_pos);
 	return inv;
@@ -695,8 +743,10 @@ void scan_print_summary(struct scan *s, json_t *inv, FILE *out)
 		s->tree.version, s->tree.arch, s->tree.has_raw ? "yes" : "no",
 		s->tree.has_rt_subst ? "yes" : "no", s->kb.config);
 	fprintf(out, "files:  %zu C files walked, %zu TUs and %zu headers "
-		     "match the prefilter, %zu skipped\n",
-		s->tree.nwalked, s->ntus, s->tree.nheaders, s->tree.nskipped);
+		     "match the prefilter, %zu skipped, %zu files not built "
+		     "by the configuration (not covered)\n",
+		s->tree.nwalked, s->tree.ntus, s->tree.nheaders,
+		s->tree.nskipped, json_array_size(s->not_built));
 	fprintf(out, "TUs:    %u parsed, %u from cache, %u with errors, "
 		     "%u failed\n",
 		s->parsed, s->cached, s->with_errors, s->failed);
@@ -731,6 +781,7 @@ void scan_release(struct scan *s)
 	for (i = 0; i < s->ntus; i++)
 		free(s->tus[i].why);
 	free(s->tus);
+	json_decref(s->not_built);
 	strset_free(&s->hdr_seen);
 	prog_free(&s->prog);
 	cache_close(&s->cache);

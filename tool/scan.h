@@ -45,6 +45,7 @@ struct scan {
 	struct prog prog;
 	struct strset hdr_seen;	/* keys of the header facts loaded */
 	unsigned parsed, cached, with_errors, failed, hdr_facts;
+	json_t *not_built;	/* [{file, option}]: the config leaves them out */
 	double t_prefilter, t_parse, t_link;
 };
 

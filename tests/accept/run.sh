@@ -37,7 +37,10 @@
 # 4 environment (a tool missing, the tarball unreadable).
 set -euo pipefail
 
-MIN_DECLS=97.0
+# measured on Debian 6.1: 97.1 % of the declarations (the misses are in
+# code under #ifdef of options x86_64 allyesconfig leaves off), 99.5 % of
+# the sites
+MIN_DECLS=95.0
 MIN_SITES=98.0
 MAX_LEFTOVERS=80
 # lib/bucket_locks.c defines an API spinlock.h declares (spinlock_t **);

@@ -11,7 +11,8 @@
 # a lock declared there.  Call sites: the share of API sites the scan
 # resolved to a lock identity.  Prints both; misses go to MISSES.  With
 # SLICE (kernel,mm: a scan made with --only), only the declarations in
-# those folders count.
+# those folders count.  Files the configuration does not build (not_built
+# in scan.json) do not count.
 set -euo pipefail
 kernel=$1 scan=$2 misses=${3:-/dev/null} slice=${4:-}
 # grep -E pattern of the slice's folders, or anything
@@ -38,7 +39,10 @@ grep -vE '^(include/linux/spinlock|include/linux/rwlock|kernel/locking/spinlock)
 	grep -vE ':[0-9]+:[[:space:]]*(\*|//)' |
 	grep -vE 'spinlock_t[[:space:]]+\*' |
 	grep -E "$in_slice" |
-	cut -d: -f1,2 | sort -u > "$greps"
+	cut -d: -f1,2 | sort -u |
+	# files the configuration does not build are not covered (scan.json)
+	grep -v -F -f <(jq -r '.not_built[]?.file | . + ":"' "$scan"; echo '//none//') \
+	> "$greps"
 rm -f "$greps.all"
 
 total=$(wc -l < "$greps")

@@ -33,6 +33,15 @@ static const char src[] =
 	"\tspin_unlock_irqrestore(&x->lock, flags);\n"
 	"\ts_lock(x);\n"				      /* 21 */
 	"\treturn 0;\n"
+	"}\n"
+	"struct s *g(struct s *x)\n"			      /* 24 */
+	"{\n"
+	"\tfor ( ; ; ) {\n"				      /* 26 */
+	"\t\tspin_lock(&x->lock);\n"			      /* 27 */
+	"\t\tif (x->lockp)\n"
+	"\t\t\treturn x;\n"
+	"\t\tspin_unlock(&x->lock);\n"
+	"\t}\n"
 	"}\n";
 
 static json_t *extract(char *dir)
@@ -110,6 +119,10 @@ static void facts_of_a_file(void **state)
 	/* a lock call inside a macro: used on line 21, written on line 9 */
 	assert_non_null(strstr(ir, "[\"lock\",21,\"acquire\",\"spin_lock\","
 				   "\"L:struct s::lock\",\"t.c:9:19\"]"));
+	free(ir);
+	/* for (;;) is left by return or break only */
+	ir = dump(json_object_get(func(f, "g"), "ir"));
+	assert_non_null(strstr(ir, "[[\"forever\",[[\"lock\",27,"));
 	free(ir);
 	json_decref(f);
 	remove_tree(dir);

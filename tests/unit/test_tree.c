@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "built.h"
 #include "tree.h"
 #include "util.h"
 
@@ -113,12 +114,54 @@ static void prefilter(void **state)
 	assert_false(prefilter_match("mutex_lock(&m);", 15));
 }
 
+/* What the configuration builds, from the Makefiles and the .config. */
+static void built_files(void **state)
+{
+	struct built *b;
+	char *cfg = xasprintf("%s/obj/.config", dir);
+
+	(void)state;
+	put("obj/.config", "CONFIG_BAR=y\n# CONFIG_FOO is not set\n"
+			   "CONFIG_MOD=m\nCONFIG_OFF=n\n");
+	put("drivers/Makefile", "obj-$(CONFIG_BAR)\t+= bar/\n"
+				"obj-$(CONFIG_NOPE) += nope/ \\\n"
+				"\tother/\n"
+				"obj-$(CONFIG_FOO) += foo.o\n"
+				"obj-$(CONFIG_MOD) += mod.o\n"
+				"obj-y += baz.o\n"
+				"both-objs := two.o\n"
+				"obj-$(CONFIG_FOO) += two.o\n"
+				"# obj-$(CONFIG_FOO) += commented.o\n"
+				"obj-$(CONFIG_OFF) += off.o\n");
+	b = built_open(dir, cfg);
+	assert_non_null(b);
+	assert_false(built_has(b, "drivers/foo.c"));
+	assert_string_equal(built_why(b, "drivers/foo.c"), "FOO");
+	assert_false(built_has(b, "drivers/off.c"));
+	assert_true(built_has(b, "drivers/mod.c"));
+	assert_true(built_has(b, "drivers/baz.c"));
+	assert_true(built_has(b, "drivers/two.c"));	/* a composite's part */
+	assert_true(built_has(b, "drivers/unknown.c"));	/* not mentioned */
+	assert_true(built_has(b, "drivers/commented.c"));
+	assert_true(built_has(b, "drivers/bar/x.c"));
+	assert_false(built_has(b, "drivers/nope/deep/x.c"));
+	assert_false(built_has(b, "drivers/other/x.c")); /* continued line */
+	assert_string_equal(built_why(b, "drivers/nope/deep/x.c"), "NOPE");
+	/* a header: its folder decides, not a foo.o of the same name */
+	assert_true(built_has(b, "drivers/foo.h"));
+	assert_false(built_has(b, "drivers/nope/x.h"));
+	built_close(b);
+	assert_null(built_open(dir, "/nonexistent/.config"));
+	free(cfg);
+}
+
 int test_tree(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bad_trees),
 		cmocka_unit_test(version_and_era),
 		cmocka_unit_test(prefilter),
+		cmocka_unit_test(built_files),
 	};
 	return cmocka_run_group_tests_name("tree", tests, setup, teardown);
 }

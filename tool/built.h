@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which C files the configuration builds, read from the tree's Makefiles
+ * and the .config kbuild wrote: a file listed in its folder's Makefile only
+ * as obj-$(CONFIG_X) += file.o (or foo-$(CONFIG_X) += file.o) with X unset,
+ * or below a folder listed only that way, is not built.  What a Makefile
+ * does not say plainly (no mention, ifeq blocks, variables) counts as
+ * built: the filter only removes files the configuration certainly leaves
+ * out, such as another architecture's drivers.
+ */
+#ifndef RTLOCK_BUILT_H
+#define RTLOCK_BUILT_H
+
+#include <stdbool.h>
+
+struct built;
+
+/* NULL after one error line when @dotconfig cannot be read. */
+struct built *built_open(const char *root, const char *dotconfig);
+/*
+ * Does the configuration build @rel (relative to the root)?  For a header,
+ * whether its folder is built.
+ */
+bool built_has(struct built *b, const char *rel);
+/* The option that leaves @rel out, after built_has() said no. */
+const char *built_why(struct built *b, const char *rel);
+void built_close(struct built *b);
+
+#endif
