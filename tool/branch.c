@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "pool.h"
 #include "tree.h"
 #include "version.h"
 
@@ -379,10 +380,16 @@ static void trailers(struct branch *b, struct sb *msg)
 static int commit(struct branch *b, const char *subject, struct sb *body,
 		  const char *author, const char *author_mail)
 {
-	char *tree = git_read(&b->g, "write-tree", NULL), *ptree, *sha;
-	char *msg = xasprintf("%s/message", b->work);
+	char *tree, *ptree, *sha, *msg;
 	struct sb text = SB_INIT;
-	int rc = 0;
+	int rc;
+
+	/* a signal stops the series here: the branch is only moved at the end */
+	test_hold("commit", subject);
+	if ((rc = scan_interrupted()))
+		return rc;
+	tree = git_read(&b->g, "write-tree", NULL);
+	msg = xasprintf("%s/message", b->work);
 
 	ptree = xasprintf("%s^{tree}", b->head);
 	sha = git_read(&b->g, "rev-parse", ptree, NULL);
@@ -1058,6 +1065,8 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 	b->t_keep = now_sec() - t;
 	if (!rc)
 		rc = commit_patch(b);
+	if (!rc)
+		rc = scan_interrupted();
 	if (!rc)
 		rc = update_ref(b);
 	if (!rc)

@@ -635,6 +635,37 @@ case_sigterm_classify() { interrupt TERM classify; }
 case_sigint_convert() { interrupt INT convert; }
 case_sigterm_convert() { interrupt TERM convert; }
 
+# A signal while the branch's commits are made: exit 130, no branch, the
+# checkout as it was; the next run makes the branch.
+interrupt_branch()
+{
+	sig=$1
+	repo=$C/repo
+	cp -r "$FIXTURE" "$repo"
+	git -C "$repo" init -q && git -C "$repo" add -A &&
+		git -C "$repo" -c user.name=t -c user.email=t@t commit -qm base ||
+		fail "no fixture repository"
+	state() { git -C "$repo" rev-parse HEAD; git -C "$repo" status \
+		--porcelain; git -C "$repo" for-each-ref; }
+	before=$(state)
+	RTLOCK_TEST_HOLD='commit:locking: Add lock_t, the lock that may sleep on PREEMPT_RT' \
+		bg branch -q -j$JOBS -C "$C/cache" -o "$C/o" \
+		--patches "$TOP/tests/fixtures/patches" --name rt "$repo"
+	wait_err '^rtlock: test: holding at commit:'
+	kill -"$sig" "$pid"
+	finish
+	want_rc 130
+	one_line '^rtlock: error: interrupted: '
+	[ "$(state)" = "$before" ] || fail "checkout or branches changed"
+	rt branch -q -j$JOBS -C "$C/cache" -o "$C/o" \
+		--patches "$TOP/tests/fixtures/patches" --name rt "$repo"
+	want_rc 0
+	git -C "$repo" rev-parse -q --verify rt >/dev/null ||
+		fail "the next run made no branch"
+}
+case_sigint_branch() { interrupt_branch INT; }
+case_sigterm_branch() { interrupt_branch TERM; }
+
 # a 64 KiB tmpfs at $1, filled up when $2 is "full"
 small_fs()
 {
@@ -732,7 +763,7 @@ non_utf8_file_name non_utf8_kernel_path non_utf8_cache_path long_paths
 symlink_loop unreadable whitelist_errors whitelist_stale
 since_not_a_classification spatch_missing libclang_missing
 worker_killed sigint_scan sigterm_scan sigint_classify sigterm_classify
-sigint_convert sigterm_convert cache_disk_full output_disk_full
+sigint_convert sigterm_convert sigint_branch sigterm_branch cache_disk_full output_disk_full
 corrupt_cache_entries"
 
 cleanup()
