@@ -53,6 +53,7 @@ struct branch {
 	char *head;
 	json_t *commits;
 	/* for the summary */
+	double t_prepare;	/* a repository for a release, the base's files */
 	double t_convert, t_keep, t_git;
 	int convert_failed, leftovers, converted_files;
 };

@@ -517,7 +517,7 @@ static json_t *run_summary(struct common *c, struct scan *s, json_t *rep,
 	double scan = s->t_prefilter + s->t_parse + s->t_link;
 
 	return json_pack(
-		"{sssisOsisisisis{sisisisisisi}s{sfsfsfsfsf}sisssO}",
+		"{sssisOsisisisis{sisisisisisi}s{sfsfsfsfsfsf}sisssO}",
 		"schema", "rtlock-summary-1", "exit", rc, "locks_by_class",
 		json_object_get(sum, "by_class"), "must_spin",
 		(int)json_integer_value(json_object_get(sum, "must_spin")),
@@ -533,7 +533,8 @@ static json_t *run_summary(struct common *c, struct scan *s, json_t *rep,
 		"unresolved_sites",
 		(int)json_integer_value(json_object_get(sum, "unresolved_sites")),
 		"spatch_failures", b->convert_failed, "leftovers", b->leftovers,
-		"seconds", "scan", scan, "classify", c->t_classify, "convert",
+		"seconds", "prepare", b->t_prepare, "scan", scan, "classify",
+		c->t_classify, "convert",
 		b->t_convert, "keep", b->t_keep, "git", b->t_git,
 		"peak_rss_mib", (int)(peak_rss_kib() / 1024), "head",
 		b->head ? b->head : "", "branch", json_string(b->o->name));
@@ -586,6 +587,7 @@ static int cmd_branch(int argc, char **argv)
 	struct common c;
 	struct branch b;
 	int i = parse_common(argc, argv, &c), rc;
+	double t0;
 
 	if (argc - i != 1)
 		usage(EXIT_USAGE);
@@ -603,7 +605,9 @@ static int cmd_branch(int argc, char **argv)
 	c.branch.jobs = c.scan.jobs;
 	c.branch.timeout = c.scan.timeout;
 	c.branch.quiet = c.scan.quiet;
+	t0 = now_sec();
 	rc = branch_prepare(&b, &c.branch);
+	b.t_prepare = now_sec() - t0;
 	if (!rc) {
 		c.scan.kernel = b.tree_dir;
 		the_branch = &b;
