@@ -83,7 +83,7 @@ e2e: tests/e2e/run-e2e tool/rtlock
 # qemu for make kunit.
 DEB_PKGS := gcc make clang clang-14 llvm-14 libclang-14-dev libclang-rt-14-dev \
 	libjansson-dev libxxhash-dev uthash-dev libcmocka-dev coccinelle git \
-	flex bison bc libelf-dev libssl-dev jq chromium qemu-system-x86
+	flex bison bc libelf-dev libssl-dev jq xz-utils chromium qemu-system-x86
 
 deps:
 	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(DEB_PKGS) 2>/dev/null | \
