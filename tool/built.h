@@ -22,7 +22,7 @@ struct built *built_open(const char *root, const char *dotconfig);
  * whether its folder is built.
  */
 bool built_has(struct built *b, const char *rel);
-/* The option that leaves @rel out, after built_has() said no. */
+/* The option that leaves @rel out; NULL when the configuration builds it. */
 const char *built_why(struct built *b, const char *rel);
 void built_close(struct built *b);
 

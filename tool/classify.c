@@ -458,6 +458,14 @@ void drain(struct classify *c)
 	}
 }
 
+bool ids_have(const unsigned *v, unsigned n, unsigned x)
+{
+	while (n--)
+		if (v[n] == x)
+			return true;
+	return false;
+}
+
 const struct cl_part *func_part(struct classify *c, unsigned fn,
 				unsigned lock)
 {
@@ -606,14 +614,6 @@ static void add_step(json_t *ev, const char *kind, const char *text,
 static void lock_chain(struct classify *c, unsigned lock, json_t *ev,
 		       int depth, int *ptrs);
 
-static bool holds(const unsigned *held, unsigned n, unsigned lock)
-{
-	while (n--)
-		if (held[n] == lock)
-			return true;
-	return false;
-}
-
 /*
  * @fn runs with @lock held by a caller and drops it later: the calls that
  * led there from the place that holds it (outermost first).
@@ -631,7 +631,7 @@ static void held_by_callers(struct classify *c, unsigned fn, unsigned lock,
 	from = &c->funcs[p->from_func];
 	cl = &from->calls[p->from_call];
 	at = xasprintf("%s:%d", from->f->file, cl->line);
-	if (!holds(cl->held, cl->nheld, lock)) {
+	if (!ids_have(cl->held, cl->nheld, lock)) {
 		held_by_callers(c, p->from_func, lock, ev, depth + 1);
 	} else {
 		text = xasprintf("%s is held here", c->locks[lock].l->id);
@@ -669,7 +669,7 @@ static void func_chain(struct classify *c, unsigned fn, json_t *ev, int depth,
 	at = xasprintf("%s:%d", c->funcs[f->from_func].f->file, cl->line);
 	if (f->from_lock >= 0) {
 		lock_chain(c, f->from_lock, ev, depth + 1, ptrs);
-		if (!holds(cl->held, cl->nheld, f->from_lock))
+		if (!ids_have(cl->held, cl->nheld, f->from_lock))
 			held_by_callers(c, f->from_func, f->from_lock, ev, 0);
 		text = xasprintf("%s is held here", c->locks[f->from_lock].l->id);
 		add_step(ev, "held", text, at);
@@ -720,7 +720,7 @@ static void lock_chain(struct classify *c, unsigned lock, json_t *ev,
 	a = &c->funcs[l->by_func].acqs[l->by_acq];
 	if (l->outer >= 0) {
 		lock_chain(c, l->outer, ev, depth + 1, ptrs);
-		if (!holds(a->held, a->nheld, l->outer))
+		if (!ids_have(a->held, a->nheld, l->outer))
 			held_by_callers(c, l->by_func, l->outer, ev, 0);
 		text = xasprintf("%s() takes %s while %s is held",
 				 c->funcs[l->by_func].f->name, l->l->id,

@@ -86,6 +86,8 @@ void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
 void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 		    int func, int acq, int outer);
 void drain(struct classify *c);
+/* Is lock index @x among the @n of @v (a held or dropped list)? */
+bool ids_have(const unsigned *v, unsigned n, unsigned x);
 /* How @fn came to run with @lock held that it later drops, or NULL. */
 const struct cl_part *func_part(struct classify *c, unsigned fn,
 				unsigned lock);

@@ -379,6 +379,18 @@ int scan_interrupted(void)
  * tree has no configuration), the others listed in s->not_built.  The
  * conversion still gets every file of the tree.
  */
+/* List @rel in s->not_built when @b says the configuration leaves it out. */
+static bool left_out(struct scan *s, struct built *b, const char *rel)
+{
+	const char *option = b ? built_why(b, rel) : NULL;
+
+	if (option)
+		json_array_append_new(s->not_built,
+				      json_pack("{ssss}", "file", rel,
+						"option", option));
+	return option != NULL;
+}
+
 static int select_built(struct scan *s)
 {
 	struct built *b = NULL;
@@ -395,25 +407,13 @@ static int select_built(struct scan *s)
 			return -1;
 	}
 	for (i = 0; i < s->tree.ntus; i++) {
-		char *rel = s->tree.tus[i];
-
-		if (b && !built_has(b, rel)) {
-			json_array_append_new(
-				s->not_built,
-				json_pack("{ssss}", "file", rel, "option",
-					  built_why(b, rel)));
+		if (left_out(s, b, s->tree.tus[i]))
 			continue;
-		}
-		s->tus[s->ntus].file = rel;
+		s->tus[s->ntus].file = s->tree.tus[i];
 		s->tus[s->ntus++].state = "ok";
 	}
 	for (i = 0; b && i < s->tree.nheaders; i++)
-		if (!built_has(b, s->tree.headers[i]))
-			json_array_append_new(
-				s->not_built,
-				json_pack("{ssss}", "file", s->tree.headers[i],
-					  "option",
-					  built_why(b, s->tree.headers[i])));
+		left_out(s, b, s->tree.headers[i]);
 	built_close(b);
 	return 0;
 }

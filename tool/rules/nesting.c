@@ -13,16 +13,6 @@
 #include "rules.h"
 #include "../util.h"
 
-static bool has(const unsigned *v, unsigned n, unsigned x)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
 static bool drops(const struct cl_func *f, unsigned lock)
 {
 	unsigned i;
@@ -30,10 +20,10 @@ static bool drops(const struct cl_func *f, unsigned lock)
 	if (!f->drops)
 		return false;
 	for (i = 0; i < f->ncalls; i++)
-		if (has(f->calls[i].dropped, f->calls[i].ndropped, lock))
+		if (ids_have(f->calls[i].dropped, f->calls[i].ndropped, lock))
 			return true;
 	for (i = 0; i < f->nacqs; i++)
-		if (has(f->acqs[i].dropped, f->acqs[i].ndropped, lock))
+		if (ids_have(f->acqs[i].dropped, f->acqs[i].ndropped, lock))
 			return true;
 	return false;
 }
@@ -58,15 +48,15 @@ static void visit_until_drop(struct classify *c, unsigned func, unsigned call,
 	f->parts[f->nparts].from_func = func;
 	f->parts[f->nparts++].from_call = call;
 	for (i = 0; i < f->nacqs; i++) {
-		struct cl_acq *a = &c->funcs[fn].acqs[i];
+		struct cl_acq *a = &f->acqs[i];
 
-		if (a->lock != lock && !has(a->dropped, a->ndropped, lock))
+		if (a->lock != lock && !ids_have(a->dropped, a->ndropped, lock))
 			spin_lock_from(c, a->lock, CL_NESTED, fn, i, lock);
 	}
-	for (i = 0; i < c->funcs[fn].ncalls; i++) {
-		struct cl_call *cl = &c->funcs[fn].calls[i];
+	for (i = 0; i < f->ncalls; i++) {
+		struct cl_call *cl = &f->calls[i];
 
-		if (!has(cl->dropped, cl->ndropped, lock))
+		if (!ids_have(cl->dropped, cl->ndropped, lock))
 			call_under(c, fn, i, lock);
 	}
 }
