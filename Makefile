@@ -137,7 +137,7 @@ tests/fuzz/bin/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_LIB)
 		$(FUZZ_LIB) $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
-	ASAN_OPTIONS=detect_leaks=1 tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 fuzz-clean:
 	rm -rf tests/fuzz/obj tests/fuzz/bin

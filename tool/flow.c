@@ -287,6 +287,14 @@ static struct label *label_of(struct frun *r, const char *name)
 	return &r->labels[r->nlabels++];
 }
 
+/* The label a goto or label event names; NULL for one without a name. */
+static struct label *label_at(struct frun *r, json_t *ev)
+{
+	const char *name = json_string_value(json_array_get(ev, 1));
+
+	return name ? label_of(r, name) : NULL;
+}
+
 static void kill_state(struct fstate *st)
 {
 	st_free(st);
@@ -376,12 +384,10 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 	} else if (!strcmp(op, "ret")) {
 		st_join(&r->exit, st);
 		kill_state(st);
-	} else if (!strcmp(op, "goto")) {
-		l = label_of(r, json_string_value(json_array_get(ev, 1)));
+	} else if (!strcmp(op, "goto") && (l = label_at(r, ev))) {
 		st_join(&l->st, st);
 		kill_state(st);
-	} else if (!strcmp(op, "label")) {
-		l = label_of(r, json_string_value(json_array_get(ev, 1)));
+	} else if (!strcmp(op, "label") && (l = label_at(r, ev))) {
 		st_join(st, &l->st);
 	} else if (!strcmp(op, "break") || !strcmp(op, "cont")) {
 		/* a continue of a forever loop goes round again */
