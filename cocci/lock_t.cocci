@@ -49,7 +49,8 @@
 ///
 /// Not touched: the lock implementation (EXCLUDE_FILES below:
 /// include/linux/spinlock*.h, local_lock*.h, lock.h, lock_types.h,
-/// seqlock.h, kernel/locking/, arch/X/include/asm/spinlock*.h), the
+/// seqlock.h, kernel/locking/, lib/bucket_locks.c,
+/// arch/X/include/asm/spinlock*.h), the
 /// user-space ABI headers (include/uapi/, arch/X/include/uapi/) and the
 /// functions and macros that implement a mapped helper (IMPL below:
 /// spin_needbreak(), __cond_resched_lock(), kref_put_lock(), the
@@ -88,6 +89,8 @@
 ///                            kfifo_{in,out,is_empty}_acquire_lock[_noirqsave] -
 ///   seqcount_spinlock_init   seqcount_lock_init         -
 ///   SEQCNT_SPINLOCK_ZERO     SEQCNT_LOCK_ZERO           -
+///   alloc_bucket_spinlocks   alloc_bucket_locks         -
+///   free_bucket_spinlocks    free_bucket_locks          -
 /// ("-": no raw form; a kept lock using it is left unchanged and
 /// "no raw_spinlock_t form" is printed on stderr.)
 /// spin_lock/spin_unlock map to acquire_lock_t/release_lock_t and
@@ -181,6 +184,9 @@ LOCK_T_MAP = {
     # would need the seqcount retyped too)
     "seqcount_spinlock_init":     ("seqcount_lock_init", None),
     "SEQCNT_SPINLOCK_ZERO":       ("SEQCNT_LOCK_ZERO", None),
+    # an array of locks allocated by lib/bucket_locks.c
+    "alloc_bucket_spinlocks":     ("alloc_bucket_locks", None),
+    "free_bucket_spinlocks":      ("free_bucket_locks", None),
 }
 
 # Raw targets that only some eras have: used only if the tree (-D tree)
@@ -203,7 +209,7 @@ IMPL = set(k for k in LOCK_T_MAP if k != "spinlock_t") | {
 # The lock implementation itself is never converted.
 EXCLUDE_FILES = re.compile(
     r"^(include/linux/(spinlock[^/]*|local_lock[^/]*|lock|lock_types|seqlock)\.h"
-    r"|kernel/locking/"
+    r"|kernel/locking/|lib/bucket_locks\.c$"
     r"|include/uapi/|arch/[^/]+/include/uapi/"
     r"|arch/[^/]+/include/asm/spinlock[^/]*\.h)")
 

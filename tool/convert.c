@@ -756,7 +756,7 @@ unsigned convert_leftovers(const char *rel, const char *t,
 static bool not_converted(const char *rel)
 {
 	static const char *const prefixes[] = {
-		"kernel/locking/", "include/linux/seqlock.h",
+		"kernel/locking/", "lib/bucket_locks.c", "include/linux/seqlock.h",
 		"include/linux/local_lock", "include/uapi/",
 		"arch/x86/include/uapi/",
 	};

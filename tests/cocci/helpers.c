@@ -53,3 +53,18 @@ static int helpers(struct obj *o, int *v)
 	n += kfifo_out_locked(&o->fifo, v, 1, &o->lock);
 	return n;
 }
+
+struct table {
+	spinlock_t *locks;
+	unsigned int mask;
+};
+
+static int table_init(struct table *t)
+{
+	return alloc_bucket_spinlocks(&t->locks, &t->mask, 1024, 1, GFP_KERNEL);
+}
+
+static void table_free(struct table *t)
+{
+	free_bucket_spinlocks(t->locks);
+}

@@ -190,7 +190,7 @@ static void dirty(void **state)
 	char *err, *st, *a, *b;
 
 	(void)state;
-	assert_int_equal(run(NULL, "cd %s && echo '/* x */' >> lib/bucket_locks.c",
+	assert_int_equal(run(NULL, "cd %s && echo '/* x */' >> lib/obj_hash.c",
 			     repo),
 			 0);
 	st = checkout_state();

@@ -122,7 +122,7 @@ static void refuses(void **state)
 	copy_tree(FIXTURE, git);
 	assert_int_equal(run(NULL, "cd %s && git init -q && git add -A && git "
 				   "-c user.name=t -c user.email=t@t commit -qm "
-				   "base && echo '/* x */' >> lib/bucket_locks.c",
+				   "base && echo '/* x */' >> lib/obj_hash.c",
 			     git),
 			 0);
 	before = (free(before), tree_digest(git));
@@ -136,7 +136,7 @@ static void refuses(void **state)
 	free(err);
 	/* a name lock.h defines is already used in the tree */
 	assert_int_equal(run(NULL, "cd %s && git checkout -q . && echo 'int "
-				   "acquire_lock_t;' >> lib/bucket_locks.c && "
+				   "acquire_lock_t;' >> lib/obj_hash.c && "
 				   "git commit -qam x",
 			     git),
 			 0);
@@ -188,7 +188,7 @@ static void spatch_fault(void **state)
 	int rc;
 
 	(void)state;
-	text = xasprintf("#!/bin/sh\ncase \"$*\" in *lib/bucket_locks.c*) "
+	text = xasprintf("#!/bin/sh\ncase \"$*\" in *lib/obj_hash.c*) "
 			 "kill -SEGV $$;; esac\nexec spatch \"$@\"\n");
 	assert_int_equal(write_file_atomic(wrap, text, strlen(text)), 0);
 	assert_int_equal(run(NULL, "chmod +x %s", wrap), 0);
@@ -197,7 +197,7 @@ static void spatch_fault(void **state)
 		 wrap, RTLOCK, work, work, work, FIXTURE);
 	assert_int_equal(rc, 1);
 	assert_int_equal(nlines(err), 1);
-	assert_non_null(strstr(err, "rtlock: warning: lib/bucket_locks.c: not "
+	assert_non_null(strstr(err, "rtlock: warning: lib/obj_hash.c: not "
 				    "converted: failed (exit 3), see "));
 	free(err);
 	/* the log it points to says why */
@@ -209,10 +209,10 @@ static void spatch_fault(void **state)
 	assert_int_equal(json_array_size(f), 1);
 	assert_string_equal(json_string_value(json_object_get(
 				    json_array_get(f, 0), "file")),
-			    "lib/bucket_locks.c");
+			    "lib/obj_hash.c");
 	/* left as it was, not half done */
-	assert_int_equal(run(NULL, "cmp %s/lib/bucket_locks.c "
-				   "%s/t6/lib/bucket_locks.c",
+	assert_int_equal(run(NULL, "cmp %s/lib/obj_hash.c "
+				   "%s/t6/lib/obj_hash.c",
 			     FIXTURE, work),
 			 0);
 	json_decref(res);
@@ -222,7 +222,7 @@ static void spatch_fault(void **state)
 	 * cache of the run above, this file is all there is to convert.
 	 */
 	pidf = xasprintf("%s/spatch.pid", work);
-	text = xasprintf("#!/bin/sh\ncase \"$*\" in *lib/bucket_locks.c*) "
+	text = xasprintf("#!/bin/sh\ncase \"$*\" in *lib/obj_hash.c*) "
 			 "echo $$ > %s; exec sleep 300;;\nesac\n"
 			 "exec spatch \"$@\"\n", pidf);
 	assert_int_equal(write_file_atomic(wrap, text, strlen(text)), 0);
@@ -232,14 +232,14 @@ static void spatch_fault(void **state)
 		 wrap, RTLOCK, work, work, work, FIXTURE);
 	assert_int_equal(rc, 1);
 	assert_int_equal(nlines(err), 1);
-	assert_non_null(strstr(err, "rtlock: warning: lib/bucket_locks.c: not "
+	assert_non_null(strstr(err, "rtlock: warning: lib/obj_hash.c: not "
 				    "converted: timeout after 0."));
 	free(err);
 	res = load_json("%s/m8/convert.json", work);
 	f = json_object_get(res, "failed");
 	assert_int_equal(json_array_size(f), 1);
-	assert_int_equal(run(NULL, "cmp %s/lib/bucket_locks.c "
-				   "%s/t8/lib/bucket_locks.c",
+	assert_int_equal(run(NULL, "cmp %s/lib/obj_hash.c "
+				   "%s/t8/lib/obj_hash.c",
 			     FIXTURE, work),
 			 0);
 	json_decref(res);

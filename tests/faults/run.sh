@@ -288,8 +288,8 @@ case_non_utf8_file_name()
 	tree_copy "$C/t"
 	bad=$(printf 'drivers/caf\351')
 	mkdir "$C/t/$bad"
-	cp "$FIXTURE/lib/bucket_locks.c" "$C/t/$bad/x$(printf '\377').c"
-	cp "$FIXTURE/lib/bucket_locks.c" "$C/t/$bad/fine.h"
+	cp "$FIXTURE/lib/obj_hash.c" "$C/t/$bad/x$(printf '\377').c"
+	cp "$FIXTURE/lib/obj_hash.c" "$C/t/$bad/fine.h"
 	d=$(digest "$C/t")
 	rt scan -q -j$JOBS -C "$C/cache" -o "$C/o" "$C/t"
 	want_rc 1
@@ -350,7 +350,7 @@ os.chdir(sys.argv[1])
 for i in range(3):
 	os.mkdir(sys.argv[2])
 	os.chdir(sys.argv[2])
-shutil.copy(sys.argv[3], "deep.c")' "$p" "$seg" "$FIXTURE/lib/bucket_locks.c" ||
+shutil.copy(sys.argv[3], "deep.c")' "$p" "$seg" "$FIXTURE/lib/obj_hash.c" ||
 		fail "cannot build the deep path"
 	d=$(digest "$C/t")
 	rt scan -q -j$JOBS -C "$C/cache" -o "$C/o" "$C/t"
@@ -389,7 +389,7 @@ case_unreadable()
 	tree_copy "$C/t"
 	chmod 755 "$C"
 	mkdir "$C/t/drivers/closed"
-	cp "$FIXTURE/lib/bucket_locks.c" "$C/t/drivers/closed/x.c"
+	cp "$FIXTURE/lib/obj_hash.c" "$C/t/drivers/closed/x.c"
 	chmod 000 "$C/t/kernel/irqs_off.c" "$C/t/drivers/closed"
 	mkdir "$C/cache" "$C/o"
 	as=
