@@ -18,13 +18,6 @@
 /* A kept-locks commit gives the whole chain of this many locks. */
 #define EVIDENCE_MAX_LOCKS 200
 
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 static int git_error(struct branch *b, const char *what)
 {
 	char *e = git_last_error(&b->g);
@@ -501,21 +494,15 @@ struct counts {
 	long decls, calls;
 };
 
-static bool ident(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
 /* spinlock_t and DEFINE_SPINLOCK words, and spin_*( calls, in a file. */
 static void count_file(const char *path, struct counts *c, int sign)
 {
 	char *t = read_file(path, NULL), *p, *w;
 
 	for (p = t; p && *p; p++) {
-		if (!ident(*p) || (p > t && ident(p[-1])))
+		if (!ident_char(*p) || (p > t && ident_char(p[-1])))
 			continue;
-		for (w = p; ident(*p); p++)
+		for (w = p; ident_char(*p); p++)
 			;
 		if ((p - w == 10 && !strncmp(w, "spinlock_t", 10)) ||
 		    (p - w == 15 && !strncmp(w, "DEFINE_SPINLOCK", 15)))
@@ -699,14 +686,14 @@ static json_t *keep_upto(json_t *rep, int upto, json_t *these)
 	json_array_foreach(json_object_get(c, "locks"), i, l) {
 		bool keep = false;
 
-		if (strcmp(jstr(l, "verdict"), "must-spin") ||
-		    strcmp(jstr(l, "type"), "spinlock_t"))
+		if (strcmp(json_str(l, "verdict"), "must-spin") ||
+		    strcmp(json_str(l, "type"), "spinlock_t"))
 			continue;
 		for (k = 0; k <= upto && k < (int)ARRAY_SIZE(keep_classes); k++)
-			keep |= !strcmp(jstr(l, "class"), keep_classes[k].cls);
+			keep |= !strcmp(json_str(l, "class"), keep_classes[k].cls);
 		if (!keep)
 			json_object_set_new(l, "verdict", json_string("convert"));
-		else if (these && !strcmp(jstr(l, "class"),
+		else if (these && !strcmp(json_str(l, "class"),
 					  keep_classes[upto].cls))
 			json_array_append(these, l);
 	}
@@ -718,13 +705,13 @@ static void evidence_text(struct sb *sb, json_t *l)
 	json_t *step;
 	size_t i;
 
-	sb_addf(sb, "%s (%s:%d, confidence %s)\n", jstr(l, "id"),
-		jstr(l, "file"), (int)json_integer_value(json_object_get(l, "line")),
-		jstr(l, "confidence"));
+	sb_addf(sb, "%s (%s:%d, confidence %s)\n", json_str(l, "id"),
+		json_str(l, "file"), (int)json_integer_value(json_object_get(l, "line")),
+		json_str(l, "confidence"));
 	json_array_foreach(json_object_get(l, "evidence"), i, step)
-		sb_addf(sb, "    %-8s %s%s%s\n", jstr(step, "kind"),
-			jstr(step, "text"), *jstr(step, "at") ? "  " : "",
-			jstr(step, "at"));
+		sb_addf(sb, "    %-8s %s%s%s\n", json_str(step, "kind"),
+			json_str(step, "text"), *json_str(step, "at") ? "  " : "",
+			json_str(step, "at"));
 }
 
 static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
@@ -795,7 +782,7 @@ static int commit_kept(struct branch *b, struct scan *s, json_t *inv,
 				sb_addf(&body, "\nThe other %zu, without their chains "
 					"(the report has them):\n",
 					json_array_size(these) - i);
-			sb_addf(&body, "%s (%s:%d)\n", jstr(l, "id"), jstr(l, "file"),
+			sb_addf(&body, "%s (%s:%d)\n", json_str(l, "id"), json_str(l, "file"),
 				(int)json_integer_value(json_object_get(l, "line")));
 		}
 		sb_adds(&body, "\n");

@@ -150,14 +150,21 @@ static unsigned *lock_ids(struct classify *c, struct strset *ids, unsigned *n)
 	return v;
 }
 
+/*
+ * The locks held, but for those held through target @same: a lock taken
+ * through a pointer while another is held through the same pointer
+ * (spin_lock_nested(prev->lock) under fence->lock) is one lock of that
+ * role taken twice, not each lock the pointer may name under each other.
+ */
 static unsigned *held_ids(struct classify *c, const struct fstate *st,
-			  unsigned *n)
+			  const char *same, unsigned *n)
 {
 	struct strset ids = { 0 };
 	unsigned i;
 
 	for (i = 0; i < st->nheld; i++)
-		prog_resolve(c->p, st->held[i].target, &ids);
+		if (!same || strcmp(st->held[i].target, same))
+			prog_resolve(c->p, st->held[i].target, &ids);
 	return lock_ids(c, &ids, n);
 }
 
@@ -185,7 +192,7 @@ static void add_call(struct build *b, unsigned callee, int line,
 	cl->via = via;
 	cl->irqs_off = st->irq > 0;
 	cl->preempt_off = st->preempt > 0;
-	cl->held = held_ids(b->c, st, &cl->nheld);
+	cl->held = held_ids(b->c, st, NULL, &cl->nheld);
 	cl->dropped = dropped_ids(b->c, st, &cl->ndropped);
 	f->drops |= cl->ndropped > 0;
 }
@@ -203,7 +210,7 @@ static void add_wide(struct build *b, const struct fieldfns *ff, int line,
 	w->line = line;
 	w->irqs_off = st->irq > 0;
 	w->preempt_off = st->preempt > 0;
-	w->held = held_ids(b->c, st, &w->nheld);
+	w->held = held_ids(b->c, st, NULL, &w->nheld);
 	b->c->wide_calls++;
 }
 
@@ -263,7 +270,8 @@ static void build_acq(struct build *b, const struct flow_event *e)
 		a->at = json_string_value(json_array_get(e->ev, 5));
 		a->irqs_off = e->st->irq > 0;
 		a->preempt_off = e->st->preempt > 0;
-		a->held = held_ids(b->c, e->st, &a->nheld);
+		a->held = held_ids(b->c, e->st, ids.n > 1 ? tgt : NULL,
+				   &a->nheld);
 		a->dropped = dropped_ids(b->c, e->st, &a->ndropped);
 		f->drops |= a->ndropped > 0;
 		b->c->locks[l].nacqs++;

@@ -40,16 +40,7 @@ struct conv {
 	json_t *leftover_list;
 };
 
-static bool ident_char(char c);
-
 /* ---- keep lists ---- */
-
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
 
 static const char *last_name(const char *id)
 {
@@ -78,35 +69,35 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	int rc = 0;
 
 	json_array_foreach(json_object_get(inv, "locks"), i, l)
-		json_object_set(decls_of, jstr(l, "id"), l);
+		json_object_set(decls_of, json_str(l, "id"), l);
 	json_array_foreach(json_object_get(rep, "locks"), i, l) {
-		if (strcmp(jstr(l, "verdict"), "must-spin") ||
-		    strcmp(jstr(l, "type"), "spinlock_t"))
+		if (strcmp(json_str(l, "verdict"), "must-spin") ||
+		    strcmp(json_str(l, "type"), "spinlock_t"))
 			continue;
-		json_object_set(must, jstr(l, "id"), json_true());
-		if (!strcmp(jstr(l, "kind"), "pointee"))
+		json_object_set(must, json_str(l, "id"), json_true());
+		if (!strcmp(json_str(l, "kind"), "pointee"))
 			continue;
 		/* every declaration of the lock keeps spinlock_t */
-		d = json_object_get(json_object_get(decls_of, jstr(l, "id")),
+		d = json_object_get(json_object_get(decls_of, json_str(l, "id")),
 				    "decls");
 		if (d) {
 			json_array_foreach(d, j, s) {
 				sb_addf(&decls, "%s:%s\n", json_string_value(s),
-					last_name(jstr(l, "id")));
+					last_name(json_str(l, "id")));
 				keep_line(cv, json_string_value(s));
 			}
 		} else {
-			char *pos = xasprintf("%s:%d", jstr(l, "file"),
+			char *pos = xasprintf("%s:%d", json_str(l, "file"),
 					      (int)json_integer_value(
 						      json_object_get(l, "line")));
 
-			sb_addf(&decls, "%s:%s\n", pos, last_name(jstr(l, "id")));
+			sb_addf(&decls, "%s:%s\n", pos, last_name(json_str(l, "id")));
 			keep_line(cv, pos);
 			free(pos);
 		}
 	}
 	json_array_foreach(json_object_get(inv, "sites"), i, s) {
-		const char *at = jstr(s, "at");
+		const char *at = json_str(s, "at");
 		json_t *id;
 		bool keep = false;
 
@@ -596,12 +587,6 @@ static int install_lock_h(struct conv *cv)
 }
 
 /* ---- names and leftovers ---- */
-
-static bool ident_char(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
 
 int lock_h_names(const char *template_path, char ***names, size_t *n)
 {

@@ -20,6 +20,7 @@ struct frun {
 		struct fstate st;
 	} *labels;
 	unsigned nlabels, alloc_labels;
+	struct strset dropped_any;	/* the caller's locks released anywhere */
 	struct fstate *brk;	/* innermost break target */
 	bool cont_leaves;	/* a continue may leave the innermost loop */
 };
@@ -223,10 +224,27 @@ static bool release_held(struct frun *r, struct fstate *st, const char *t)
  * A release of a lock this function did not take: the caller's.  A target
  * that names nothing (an unassigned local) cannot be the caller's lock.
  */
-static void drop_inherited(struct fstate *st, const char *t)
+static void drop_inherited(struct frun *r, struct fstate *st, const char *t)
 {
-	if (strncmp(t, "U:", 2))
+	if (strncmp(t, "U:", 2)) {
 		st_drop(st, t);
+		strset_add(&r->dropped_any, t);
+	}
+}
+
+/*
+ * A callee released @t on some paths only: a lock held here is held after
+ * the call on some paths, no longer on all of them (clk_enable_unlock(),
+ * which only counts down when the lock is taken recursively).
+ */
+static void may_release(struct frun *r, struct fstate *st, const char *t)
+{
+	unsigned i;
+
+	for (i = 0; i < st->nheld; i++)
+		if (!strcmp(st->held[i].target, t) ||
+		    (r->p && same_lock(r->p, t, st->held[i].target)))
+			st->held[i].must = false;
 }
 
 static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
@@ -244,7 +262,7 @@ static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
 	    !strcmp(op, "condlock"))
 		st_add(st, t, api, true);
 	else if (!strcmp(op, "release") && !release_held(r, st, t))
-		drop_inherited(st, t);
+		drop_inherited(r, st, t);
 }
 
 static void do_call(struct frun *r, json_t *ev, struct fstate *st)
@@ -264,7 +282,13 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 		const char *t = subst(f->releases.v[i], callee, args);
 
 		if (t && !release_held(r, st, t))
-			drop_inherited(st, t);
+			drop_inherited(r, st, t);
+	}
+	for (i = 0; i < f->may_release.n; i++) {
+		const char *t = subst(f->may_release.v[i], callee, args);
+
+		if (t)
+			may_release(r, st, t);
 	}
 	for (i = 0; i < f->acquires.n; i++) {
 		const char *t = subst(f->acquires.v[i], callee, args);
@@ -421,7 +445,7 @@ static bool replace_set(struct strset *old, struct strset *new)
 
 bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 {
-	struct strset acquires = { 0 }, releases = { 0 };
+	struct strset acquires = { 0 }, releases = { 0 }, some = { 0 };
 	struct frun r = { .p = p, .fn = fn, .cb = cb, .ctx = ctx };
 	struct fstate st;
 	bool changed = false;
@@ -438,15 +462,23 @@ bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 	 * on every path; an unlock wrapper releases its caller's lock on
 	 * every path (one that does so on some paths only, like the callers
 	 * of lock_timer_base(), would leak the release up through every
-	 * caller).
+	 * caller); one that releases on some paths only leaves its caller's
+	 * lock "may be held" (may_release).
 	 */
 	for (i = 0; i < r.exit.nheld; i++)
 		if (r.exit.held[i].must)
 			strset_add(&acquires, r.exit.held[i].target);
 	for (i = 0; r.exit.live && i < r.exit.ndropped; i++)
 		strset_add(&releases, r.exit.dropped[i]);
+	/* dropped somewhere, and neither dropped on every path nor retaken */
+	for (i = 0; i < r.dropped_any.n; i++)
+		if (!strset_has(&releases, r.dropped_any.v[i]) &&
+		    !st_holds(&r.exit, r.dropped_any.v[i]))
+			strset_add(&some, r.dropped_any.v[i]);
 	changed = replace_set(&fn->acquires, &acquires) |
-		  replace_set(&fn->releases, &releases);
+		  replace_set(&fn->releases, &releases) |
+		  replace_set(&fn->may_release, &some);
+	strset_free(&r.dropped_any);
 	st_free(&st);
 	st_free(&r.exit);
 	for (i = 0; i < r.nlabels; i++) {

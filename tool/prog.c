@@ -51,13 +51,6 @@ void prog_init(struct prog *p)
 	p->statics = json_array();
 }
 
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 struct plock *prog_lock(struct prog *p, const char *id)
 {
 	struct plock *l;
@@ -81,9 +74,9 @@ struct pfunc *prog_func(struct prog *p, const char *id)
 static void add_lock(struct prog *p, const char *file, json_t *o)
 {
 	struct plock *l = prog_add_lock(
-		p, jstr(o, "id"),
-		!strcmp(jstr(o, "type"), "raw_spinlock_t") ? LT_RAW : LT_SPIN,
-		jstr(o, "kind"), file,
+		p, json_str(o, "id"),
+		!strcmp(json_str(o, "type"), "raw_spinlock_t") ? LT_RAW : LT_SPIN,
+		json_str(o, "kind"), file,
 		json_integer_value(json_object_get(o, "line")));
 
 	{
@@ -119,29 +112,29 @@ struct plock *prog_add_lock(struct prog *p, const char *id,
 
 static void add_func(struct prog *p, const char *file, json_t *o)
 {
-	const char *id = jstr(o, "id");
+	const char *id = json_str(o, "id");
 	struct pfunc *f = prog_func(p, id);
 
 	if (f)
 		return; /* a static inline seen again, or a duplicate */
 	f = xcalloc(1, sizeof(*f));
 	f->id = xstrdup(id);
-	f->name = xstrdup(jstr(o, "name"));
+	f->name = xstrdup(json_str(o, "name"));
 	f->file = xstrdup(file);
 	f->line = json_integer_value(json_object_get(o, "line"));
 	f->is_static = json_is_true(json_object_get(o, "static"));
 	f->attrs = json_incref(json_object_get(o, "attrs"));
 	if (json_object_get(o, "macro"))
-		f->macro = xstrdup(jstr(o, "macro"));
+		f->macro = xstrdup(json_str(o, "macro"));
 	if (json_object_get(o, "ret"))
-		f->ret = xstrdup(jstr(o, "ret"));
+		f->ret = xstrdup(json_str(o, "ret"));
 	f->ir = json_incref(json_object_get(o, "ir"));
 	HASH_ADD_KEYPTR(hh, p->funcs, f->id, strlen(f->id), f);
 }
 
 static void add_ptr(struct prog *p, json_t *o)
 {
-	const char *id = jstr(o, "id");
+	const char *id = json_str(o, "id");
 	struct pptr *pp;
 
 	HASH_FIND_STR(p->ptrs, id, pp);
@@ -150,7 +143,7 @@ static void add_ptr(struct prog *p, json_t *o)
 		pp->id = xstrdup(id);
 		HASH_ADD_KEYPTR(hh, p->ptrs, pp->id, strlen(pp->id), pp);
 	}
-	strset_add(&pp->to, jstr(o, "to"));
+	strset_add(&pp->to, json_str(o, "to"));
 }
 
 static void append_with_file(json_t *dst, json_t *src, const char *file)
@@ -168,7 +161,7 @@ static void append_with_file(json_t *dst, json_t *src, const char *file)
 
 void prog_add_facts(struct prog *p, json_t *facts)
 {
-	const char *file = jstr(facts, "file");
+	const char *file = json_str(facts, "file");
 	size_t i;
 	json_t *o;
 
@@ -370,6 +363,7 @@ void prog_free(struct prog *p)
 		json_decref(f->ir);
 		strset_free(&f->acquires);
 		strset_free(&f->releases);
+		strset_free(&f->may_release);
 		for (i = 0; i < f->nparams; i++)
 			strset_free(&f->param_args[i]);
 		free(f->param_args);

@@ -49,6 +49,8 @@ struct pfunc {
 	json_t *ir;
 	/* summary: targets held at exit / released without being taken */
 	struct strset acquires, releases;
+	/* caller's locks it releases on some paths only (a refcounted unlock) */
+	struct strset may_release;
 	/* callers' argument targets per parameter, for P: resolution */
 	struct strset *param_args;
 	unsigned nparams;

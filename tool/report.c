@@ -15,13 +15,6 @@ static json_int_t jint(json_t *o, const char *k)
 	return json_integer_value(json_object_get(o, k));
 }
 
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
 static void count(json_t *obj, const char *key)
 {
 	json_object_set_new(obj, key, json_integer(jint(obj, key) + 1));
@@ -89,7 +82,7 @@ json_t *report_parse_since(const char *buf, size_t len, const char *path)
 		return NULL;
 	}
 	if (!json_is_object(j) ||
-	    strcmp(jstr(j, "schema"), "rtlock-classify-1") ||
+	    strcmp(json_str(j, "schema"), "rtlock-classify-1") ||
 	    !json_is_array(json_object_get(j, "locks")))
 		goto bad;
 	json_array_foreach(json_object_get(j, "locks"), i, l)
@@ -126,19 +119,19 @@ json_t *report_diff(json_t *old, json_t *cur)
 	size_t i;
 
 	json_array_foreach(json_object_get(old, "locks"), i, o)
-		json_object_set(seen, jstr(o, "id"), o);
+		json_object_set(seen, json_str(o, "id"), o);
 	json_array_foreach(json_object_get(cur, "locks"), i, n) {
-		o = json_object_get(seen, jstr(n, "id"));
+		o = json_object_get(seen, json_str(n, "id"));
 		if (!o)
-			json_array_append_new(added, json_string(jstr(n, "id")));
-		else if (strcmp(jstr(o, "verdict"), jstr(n, "verdict")))
+			json_array_append_new(added, json_string(json_str(n, "id")));
+		else if (strcmp(json_str(o, "verdict"), json_str(n, "verdict")))
 			json_array_append_new(
 				flipped,
-				json_pack("{ssssss}", "id", jstr(n, "id"),
-					  "from", jstr(o, "verdict"), "to",
-					  jstr(n, "verdict")));
+				json_pack("{ssssss}", "id", json_str(n, "id"),
+					  "from", json_str(o, "verdict"), "to",
+					  json_str(n, "verdict")));
 		if (o)
-			json_object_del(seen, jstr(n, "id"));
+			json_object_del(seen, json_str(n, "id"));
 	}
 	{
 		const char *k;
@@ -149,7 +142,7 @@ json_t *report_diff(json_t *old, json_t *cur)
 	}
 	json_decref(seen);
 	return json_pack("{sssososo}", "since",
-			 jstr(json_object_get(old, "tree"), "version"), "added",
+			 json_str(json_object_get(old, "tree"), "version"), "added",
 			 added, "removed", removed, "flipped", flipped);
 }
 
@@ -160,7 +153,7 @@ void report_text(json_t *rep, FILE *out)
 	size_t i;
 
 	fprintf(out, "classify: linux %s, %d locks: %d must spin, %d convert\n",
-		jstr(json_object_get(rep, "tree"), "version"),
+		json_str(json_object_get(rep, "tree"), "version"),
 		(int)jint(sum, "locks"), (int)jint(sum, "must_spin"),
 		(int)jint(sum, "convert"));
 	fprintf(out, "  by class:");
@@ -180,12 +173,12 @@ void report_text(json_t *rep, FILE *out)
 			(int)jint(v, "max_fanout"), (int)jint(v, "not_followed"),
 			(int)jint(v, "in_atomic_context"));
 	json_array_foreach(json_object_get(sum, "stale"), i, v)
-		fprintf(out, "  stale whitelist entry %s: %s\n", jstr(v, "where"),
-			jstr(v, "id"));
+		fprintf(out, "  stale whitelist entry %s: %s\n", json_str(v, "where"),
+			json_str(v, "id"));
 	diff = json_object_get(rep, "since");
 	if (diff)
 		fprintf(out, "  since %s: %d new, %d removed, %d flipped\n",
-			jstr(diff, "since"),
+			json_str(diff, "since"),
 			(int)json_array_size(json_object_get(diff, "added")),
 			(int)json_array_size(json_object_get(diff, "removed")),
 			(int)json_array_size(json_object_get(diff, "flipped")));
@@ -228,29 +221,29 @@ json_t *audit_json(json_t *rep)
 	size_t i;
 
 	json_array_foreach(json_object_get(rep, "locks"), i, l) {
-		bool raw = !strcmp(jstr(l, "type"), "raw_spinlock_t");
-		bool spin = !strcmp(jstr(l, "verdict"), "must-spin");
+		bool raw = !strcmp(json_str(l, "type"), "raw_spinlock_t");
+		bool spin = !strcmp(json_str(l, "verdict"), "must-spin");
 		int which = raw ? (spin ? 0 : 2) : (spin ? 1 : 3);
 		char dir[128];
 
 		snprintf(dir, sizeof(dir), "%.*s",
-			 (int)strcspn(jstr(l, "file"), "/"), jstr(l, "file"));
+			 (int)strcspn(json_str(l, "file"), "/"), json_str(l, "file"));
 		tally_add(all, "all", which);
 		tally_add(by_dir, dir, which);
 		if (spin)
-			tally_add(by_class, jstr(l, "class"), which);
+			tally_add(by_class, json_str(l, "class"), which);
 		if (which == 2)
 			json_array_append_new(
-				missed, json_pack("{sssssi}", "id", jstr(l, "id"),
-						  "file", jstr(l, "file"),
+				missed, json_pack("{sssssi}", "id", json_str(l, "id"),
+						  "file", json_str(l, "file"),
 						  "line", (int)jint(l, "line")));
 		else if (which == 1)
 			json_array_append_new(
 				extra,
-				json_pack("{sssssisssO}", "id", jstr(l, "id"),
-					  "file", jstr(l, "file"), "line",
+				json_pack("{sssssisssO}", "id", json_str(l, "id"),
+					  "file", json_str(l, "file"), "line",
 					  (int)jint(l, "line"), "class",
-					  jstr(l, "class"), "evidence",
+					  json_str(l, "class"), "evidence",
 					  json_object_get(l, "evidence")));
 	}
 	t = json_incref(json_object_get(all, "all"));
@@ -291,7 +284,7 @@ void audit_text(json_t *a, FILE *out)
 
 	fprintf(out, "audit: must-spin verdicts against the tree's own "
 		     "raw_spinlock_t (linux %s)\n",
-		jstr(json_object_get(a, "tree"), "version"));
+		json_str(json_object_get(a, "tree"), "version"));
 	fprintf(out, "  %-12s %5s %5s %5s  %9s %7s\n", "", "TP", "FP", "FN",
 		"precision", "recall");
 	rate_line(out, "overall", json_object_get(a, "overall"));
@@ -408,7 +401,7 @@ char *report_html(json_t *rep)
 
 	sb_adds(&sb, html_head);
 	sb_adds(&sb, "<h1>rtlock: spinlock classification of linux ");
-	html_escape(&sb, jstr(json_object_get(rep, "tree"), "version"));
+	html_escape(&sb, json_str(json_object_get(rep, "tree"), "version"));
 	sb_adds(&sb, "</h1>\n<table id=\"summary\"><tr><th>locks</th><th>must "
 		     "spin</th><th>convert</th><th>whitelist entries</th>"
 		     "<th>stale entries</th><th>unresolved API sites</th>"
@@ -436,15 +429,15 @@ char *report_html(json_t *rep)
 	sb_adds(&sb, "</table>\n");
 	json_array_foreach(json_object_get(sum, "stale"), i, v) {
 		sb_adds(&sb, "<p>Stale whitelist entry ");
-		html_escape(&sb, jstr(v, "where"));
+		html_escape(&sb, json_str(v, "where"));
 		sb_adds(&sb, ": <code>");
-		html_escape(&sb, jstr(v, "id"));
+		html_escape(&sb, json_str(v, "id"));
 		sb_adds(&sb, "</code></p>\n");
 	}
 	diff = json_object_get(rep, "since");
 	if (diff) {
 		sb_adds(&sb, "<h2>Since ");
-		html_escape(&sb, jstr(diff, "since"));
+		html_escape(&sb, json_str(diff, "since"));
 		sb_addf(&sb, "</h2><p>%d new locks, %d removed, %d verdicts "
 			     "flipped</p>\n<ul>",
 			(int)json_array_size(json_object_get(diff, "added")),
@@ -452,11 +445,11 @@ char *report_html(json_t *rep)
 			(int)json_array_size(json_object_get(diff, "flipped")));
 		json_array_foreach(json_object_get(diff, "flipped"), i, v) {
 			sb_adds(&sb, "<li><code>");
-			html_escape(&sb, jstr(v, "id"));
+			html_escape(&sb, json_str(v, "id"));
 			sb_adds(&sb, "</code>: ");
-			html_escape(&sb, jstr(v, "from"));
+			html_escape(&sb, json_str(v, "from"));
 			sb_adds(&sb, " &rarr; ");
-			html_escape(&sb, jstr(v, "to"));
+			html_escape(&sb, json_str(v, "to"));
 			sb_adds(&sb, "</li>");
 		}
 		sb_adds(&sb, "</ul>\n");

@@ -180,7 +180,8 @@ static int parse_common(int argc, char **argv, struct common *c)
 			c->out_dir = optarg;
 			break;
 		case 'C':
-			c->scan.cache_dir = optarg;
+			/* absolute: the facts' keys hold kbuild paths under it */
+			c->scan.cache_dir = path_from_cwd(optarg);
 			break;
 		case 'j':
 			c->scan.jobs = strtol(optarg, &end, 10);

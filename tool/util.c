@@ -305,11 +305,35 @@ char *abs_path(const char *path)
 	return realpath(path, NULL);
 }
 
+char *path_from_cwd(const char *path)
+{
+	char *cwd, *p;
+
+	if (path[0] == '/' || !(cwd = getcwd(NULL, 0)))
+		return xstrdup(path);
+	p = xasprintf("%s/%s", cwd, path);
+	free(cwd);
+	return p;
+}
+
 const char *rel_to(const char *root, size_t rootlen, const char *path)
 {
 	if (strncmp(path, root, rootlen) || path[rootlen] != '/')
 		return NULL;
 	return path + rootlen + 1;
+}
+
+bool ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+const char *json_str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
 }
 
 bool has_suffix(const char *s, const char *suffix)

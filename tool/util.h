@@ -79,9 +79,15 @@ bool is_dir(const char *path);
 bool is_file(const char *path);
 /* Absolute, canonical path (realpath) or NULL. */
 char *abs_path(const char *path);
+/* @path made absolute against the working directory; need not exist */
+char *path_from_cwd(const char *path);
 /* Path of @path relative to @root when inside it, else NULL. */
 const char *rel_to(const char *root, size_t rootlen, const char *path);
 bool has_suffix(const char *s, const char *suffix);
+/* a letter, digit or underscore */
+bool ident_char(char c);
+/* the string member @k of object @o, "" when there is none */
+const char *json_str(json_t *o, const char *k);
 bool has_prefix(const char *s, const char *prefix);
 /*
  * JSON strings are UTF-8: a path or a text that is not cannot be named in

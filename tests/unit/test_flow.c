@@ -196,6 +196,44 @@ static void summaries_recomputed(void **state)
 	prog_free(&p);
 }
 
+/*
+ * clk_enable_unlock(): "if (--refcnt) return; spin_unlock(&enable_lock);"
+ * releases on one path.  Its caller, which took the lock, holds it after
+ * the call on some paths only, so it is no wrapper that returns holding
+ * it; the D case of callers_lock_dropped() is the same seen from below.
+ */
+static void refcounted_unlock(void **state)
+{
+	struct prog p;
+	struct seen s;
+
+	(void)state;
+	prog_init(&p);
+	load(&p, "[{\"id\": \"unlock_e\", \"ir\": ["
+		 "[\"if\", [[\"ret\"]], []],"
+		 "[\"lock\", 1, \"release\", \"spin_unlock\", \"L:E\", \"a\"]]},"
+		 "{\"id\": \"user\", \"ir\": ["
+		 "[\"lock\", 2, \"acquire\", \"spin_lock\", \"L:E\", \"a\"],"
+		 "[\"call\", 3, \"unlock_e\", []],"
+		 "[\"lock\", 4, \"acquire\", \"spin_lock\", \"L:F\", \"a\"],"
+		 "[\"lock\", 5, \"release\", \"spin_unlock\", \"L:F\", \"a\"]]},"
+		 "{\"id\": \"top\", \"ir\": ["
+		 "[\"call\", 6, \"user\", []],"
+		 "[\"lock\", 7, \"acquire\", \"spin_lock\", \"L:G\", \"a\"]]}]");
+	prog_link(&p);
+	assert_int_equal(prog_func(&p, "unlock_e")->releases.n, 0);
+	assert_true(strset_has(&prog_func(&p, "unlock_e")->may_release, "L:E"));
+	assert_int_equal(prog_func(&p, "user")->acquires.n, 0);
+	assert_int_equal(prog_func(&p, "user")->may_release.n, 0);
+	s = run(&p, "user");
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.held[1], "L:E;");	/* F: under E, maybe */
+	s = run(&p, "top");
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.held[0], "");	/* G: not under E */
+	prog_free(&p);
+}
+
 static void control_flow(void **state)
 {
 	struct prog p;
@@ -289,6 +327,7 @@ int test_flow(void)
 		cmocka_unit_test(do_once),
 		cmocka_unit_test(callers_lock_dropped),
 		cmocka_unit_test(forever_loop),
+		cmocka_unit_test(refcounted_unlock),
 		cmocka_unit_test(summaries_recomputed),
 		cmocka_unit_test(control_flow),
 		cmocka_unit_test(resolution),

@@ -74,12 +74,25 @@ static void hashes(void **state)
 
 static void paths(void **state)
 {
+	char *cwd, *p, *q;
+
 	(void)state;
 	assert_string_equal(rel_to("/a/b", 4, "/a/b/c/d.c"), "c/d.c");
 	assert_null(rel_to("/a/b", 4, "/a/bc/d.c"));
 	assert_true(has_suffix("x.c", ".c"));
 	assert_false(has_suffix("c", ".c"));
 	assert_true(has_prefix("spin_lock", "spin_"));
+	/* -C cache: the same cache as -C $PWD/cache, existing or not */
+	cwd = getcwd(NULL, 0);
+	p = path_from_cwd("no/such/cache");
+	q = xasprintf("%s/no/such/cache", cwd);
+	assert_string_equal(p, q);
+	free(p);
+	p = path_from_cwd("/abs");
+	assert_string_equal(p, "/abs");
+	free(p);
+	free(q);
+	free(cwd);
 }
 
 int test_util(void)
