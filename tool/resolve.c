@@ -125,29 +125,43 @@ char *var_identity(struct xtu *t, CXCursor var)
 	return id;
 }
 
+/*
+ * A record defined in a C file is that file's own: its tag may name another
+ * record in another file (struct irq_info in drivers/xen/events and in the
+ * 8250 serial core), so the file is part of its name.
+ */
 static char *record_name(struct xtu *t, CXCursor rec)
 {
 	const char *kind = clang_getCursorKind(rec) == CXCursor_UnionDecl
 				   ? "union"
 				   : "struct";
+	const char *file = rel_of_cursor(t, rec);
 	char *n = cxstr(clang_getCursorSpelling(rec)), *r;
 
 	if (!*n) {
 		/* typedef struct { ... } name_t; */
 		free(n);
 		n = cxstr(clang_getTypeSpelling(clang_getCursorType(rec)));
-		if (!strchr(n, '('))
-			return n;
+		if (!strchr(n, '(')) {
+			if (!has_suffix(file, ".c"))
+				return n;
+			r = xasprintf("%s (in %s)", n, file);
+			free(n);
+			return r;
+		}
 		/*
 		 * static struct { ... } var;: clang says where, with the
 		 * absolute path and a line that moves between releases; the
 		 * file alone is stable.
 		 */
-		r = xasprintf("%s (unnamed in %s)", kind, rel_of_cursor(t, rec));
+		r = xasprintf("%s (unnamed in %s)", kind, file);
 		free(n);
 		return r;
 	}
-	r = xasprintf("%s %s", kind, n);
+	if (has_suffix(file, ".c"))
+		r = xasprintf("%s %s (in %s)", kind, n, file);
+	else
+		r = xasprintf("%s %s", kind, n);
 	free(n);
 	return r;
 }

@@ -175,7 +175,7 @@ static void wide_fields(void **state)
 	w = json_array_get(json_object_get(rep, "wide_calls"), 0);
 	assert_non_null(w);
 	assert_string_equal(str(w, "at"), "kernel/lock_nesting.c:176");
-	assert_string_equal(str(w, "field"), "struct nest_notifier::notify");
+	assert_string_equal(str(w, "field"), "struct nest_notifier (in kernel/lock_nesting.c)::notify");
 	assert_string_equal(str(w, "context"),
 			    "kernel/lock_nesting.c:nest_outer_raw_lock is held");
 	sum = json_object_get(json_object_get(rep, "summary"), "wide_calls");

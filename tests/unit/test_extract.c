@@ -96,7 +96,7 @@ static void facts_of_a_file(void **state)
 	assert_non_null(f);
 	assert_int_equal(json_integer_value(json_object_get(f, "errors")), 0);
 	locks = dump(json_object_get(f, "locks"));
-	assert_non_null(strstr(locks, "\"id\":\"struct s::lock\""));
+	assert_non_null(strstr(locks, "\"id\":\"struct s (in t.c)::lock\""));
 	assert_non_null(strstr(locks, "\"id\":\"t.c:file_lock\""));
 	assert_non_null(strstr(locks, "\"def\":true"));
 	/* the pointer field is not a lock */
@@ -110,15 +110,15 @@ static void facts_of_a_file(void **state)
 
 	ir = dump(json_object_get(func(f, "f"), "ir"));
 	assert_non_null(strstr(ir, "[\"lock\",13,\"acquire\","
-				   "\"spin_lock_irqsave\",\"L:struct s::lock\""));
+				   "\"spin_lock_irqsave\",\"L:struct s (in t.c)::lock\""));
 	assert_non_null(strstr(ir, "[\"if\",[[\"goto\",\"out\"]],[]]"));
 	assert_non_null(strstr(ir, "[\"call\",16,\"t.c:helper\","
 				   "[\"L:t.c:file_lock\"]]"));
-	assert_non_null(strstr(ir, "\"F:struct s::lockp\""));
+	assert_non_null(strstr(ir, "\"F:struct s (in t.c)::lockp\""));
 	assert_non_null(strstr(ir, "[\"label\",\"out\"]"));
 	/* a lock call inside a macro: used on line 21, written on line 9 */
 	assert_non_null(strstr(ir, "[\"lock\",21,\"acquire\",\"spin_lock\","
-				   "\"L:struct s::lock\",\"t.c:9:19\"]"));
+				   "\"L:struct s (in t.c)::lock\",\"t.c:9:19\"]"));
 	free(ir);
 	/* for (;;) is left by return or break only */
 	ir = dump(json_object_get(func(f, "g"), "ir"));
