@@ -63,10 +63,16 @@ rt()
 	"$RTLOCK" "$@" >"$C/out" 2>"$C/err" || rc=$?
 }
 
-# bg ARGS...: rtlock in the background ($pid); finish waits for it ($rc)
+# bg ARGS...: rtlock in the background ($pid); finish waits for it ($rc).
+# With GROUP=1 it leads a process group of its own, as a job in a terminal
+# does, so that a signal can go to it and all its children at once.
 bg()
 {
-	"$RTLOCK" "$@" >"$C/out" 2>"$C/err" &
+	if [ -n "${GROUP:-}" ]; then
+		setsid "$RTLOCK" "$@" >"$C/out" 2>"$C/err" &
+	else
+		"$RTLOCK" "$@" >"$C/out" 2>"$C/err" &
+	fi
 	pid=$!
 }
 
@@ -589,7 +595,11 @@ interrupt()
 		w=$(cat "$C/hung")
 		;;
 	esac
-	kill -"$sig" "$pid"
+	if [ -n "${GROUP:-}" ]; then
+		kill -"$sig" -"$pid"	# ctrl-C in a terminal: every process
+	else
+		kill -"$sig" "$pid"
+	fi
 	finish
 	want_rc 130
 	one_line '^rtlock: error: interrupted: .*the next run goes on from there$'
@@ -634,6 +644,8 @@ case_sigint_classify() { interrupt INT classify; }
 case_sigterm_classify() { interrupt TERM classify; }
 case_sigint_convert() { interrupt INT convert; }
 case_sigterm_convert() { interrupt TERM convert; }
+case_sigint_group_scan() { GROUP=1 interrupt INT scan; }
+case_sigint_group_convert() { GROUP=1 interrupt INT convert; }
 
 # A signal while the branch's commits are made: exit 130, no branch, the
 # checkout as it was; the next run makes the branch.
@@ -763,7 +775,8 @@ non_utf8_file_name non_utf8_kernel_path non_utf8_cache_path long_paths
 symlink_loop unreadable whitelist_errors whitelist_stale
 since_not_a_classification spatch_missing libclang_missing
 worker_killed sigint_scan sigterm_scan sigint_classify sigterm_classify
-sigint_convert sigterm_convert sigint_branch sigterm_branch cache_disk_full output_disk_full
+sigint_convert sigterm_convert sigint_group_scan sigint_group_convert
+sigint_branch sigterm_branch cache_disk_full output_disk_full
 corrupt_cache_entries"
 
 cleanup()
