@@ -458,11 +458,20 @@ void drain(struct classify *c)
 	while (c->qhead < c->qtail) {
 		unsigned fn = c->queue[c->qhead++], i;
 		struct cl_func *f = &c->funcs[fn];
+		/*
+		 * low-level code that turns interrupts on is ordinary code from
+		 * there (syscall_enter_from_user_mode() after local_irq_enable())
+		 */
+		bool upto_irq_on = f->cls == CL_ARCH && f->f->low_level;
 
 		for (i = 0; i < f->nacqs; i++)
-			spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i, -1);
+			if (!upto_irq_on || f->acqs[i].irqs_off)
+				spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i,
+					       -1);
 		for (i = 0; i < f->ncalls; i++)
-			enqueue_func(c, f->calls[i].callee, f->cls, fn, i, -1);
+			if (!upto_irq_on || f->calls[i].irqs_off)
+				enqueue_func(c, f->calls[i].callee, f->cls, fn,
+					     i, -1);
 	}
 }
 

@@ -396,10 +396,12 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 		do_call(r, ev, st);
 	} else if (!strcmp(op, "ctx")) {
 		const char *k = json_string_value(json_array_get(ev, 2));
+		const char *api = json_string_value(json_array_get(ev, 4));
 		int *depth = k && !strcmp(k, "irq") ? &st->irq : &st->preempt;
 
 		*depth += json_integer_value(json_array_get(ev, 3));
-		if (*depth < 0)
+		/* local_irq_enable() turns interrupts on, however deep */
+		if (*depth < 0 || (api && has_suffix(api, "irq_enable")))
 			*depth = 0;
 	} else if (!strcmp(op, "if") || !strcmp(op, "loop") ||
 		   !strcmp(op, "do") || !strcmp(op, "forever") ||
@@ -452,6 +454,7 @@ bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 	unsigned i;
 
 	st_init(&st, true);
+	st.irq = fn->low_level; /* entry code starts with interrupts off */
 	st_init(&r.exit, false);
 	run_block(&r, fn->ir, &st);
 	st_join(&r.exit, &st);

@@ -39,11 +39,17 @@ struct plock {
 	UT_hash_handle hh;
 };
 
+/* Function attributes that put a function in a low-level section. */
+extern const char *const low_level_sections[];
+
 struct pfunc {
 	char *id, *name, *file;
 	int line;
 	bool is_static;
 	json_t *attrs;		/* array of strings, may be NULL */
+	/* in a low-level section (noinstr, __irq_entry, __cpuidle): entered
+	 * with interrupts off */
+	bool low_level;
 	char *macro;
 	char *ret;		/* targets of returned lock pointers */
 	json_t *ir;

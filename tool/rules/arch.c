@@ -11,10 +11,6 @@
 
 #include "rules.h"
 
-static const char *const sections[] = {
-	"noinstr", "__irq_entry", "__cpuidle", "__noinstr_section", NULL,
-};
-
 static void arch_seed(struct classify *c)
 {
 	unsigned i;
@@ -24,7 +20,7 @@ static void arch_seed(struct classify *c)
 		char why[256], at[512];
 
 		snprintf(at, sizeof(at), "%s:%d", f->file, f->line);
-		if (f->attrs && words_have(f->attrs, sections)) {
+		if (f->low_level) {
 			snprintf(why, sizeof(why),
 				 "%s() is in a low-level section (%s)", f->name,
 				 json_string_value(json_array_get(f->attrs, 0)));

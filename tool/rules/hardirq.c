@@ -35,7 +35,7 @@ static void entry(struct classify *c, json_t *r, const char *fn,
 {
 	char at[512], text[512];
 
-	snprintf(at, sizeof(at), "%s:%d", jstr(r, "file"),
+	snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
 		 (int)json_integer_value(json_object_get(r, "line")));
 	snprintf(text, sizeof(text), "%s() %s", fn, why);
 	mark_entry(c, fn, CL_HARDIRQ, text, at);
@@ -56,17 +56,17 @@ static bool mode_is_hard(json_t *words)
 static void hard_timer(struct classify *c, json_t *ref, void *ctx)
 {
 	json_t *init = ctx;
-	const char *obj = jstr(ref, "obj");
+	const char *obj = json_str(ref, "obj");
 
-	if (*obj && !strcmp(obj, jstr(init, "obj")))
-		entry(c, ref, jstr(ref, "fn"),
+	if (*obj && !strcmp(obj, json_str(init, "obj")))
+		entry(c, ref, json_str(ref, "fn"),
 		      "is the callback of an hrtimer in a _HARD mode");
 }
 
 static void clockevent(struct classify *c, json_t *ref, void *ctx)
 {
 	(void)ctx;
-	entry(c, ref, jstr(ref, "fn"),
+	entry(c, ref, json_str(ref, "fn"),
 	      "is a clock_event_device callback (timer interrupt)");
 }
 
@@ -74,14 +74,14 @@ static void clockevent(struct classify *c, json_t *ref, void *ctx)
 static void nmi_action(struct classify *c, json_t *ref, void *ctx)
 {
 	(void)ctx;
-	entry(c, ref, jstr(ref, "fn"), "is an NMI handler (struct nmiaction)");
+	entry(c, ref, json_str(ref, "fn"), "is an NMI handler (struct nmiaction)");
 }
 
 static void irq_work_fn(struct classify *c, json_t *ref, void *ctx)
 {
 	(void)ctx;
-	if (strstr(jstr(ref, "macro"), "HARD"))
-		entry(c, ref, jstr(ref, "fn"),
+	if (strstr(json_str(ref, "macro"), "HARD"))
+		entry(c, ref, json_str(ref, "fn"),
 		      "is a hard irq_work (IRQ_WORK_INIT_HARD)");
 }
 
@@ -92,7 +92,7 @@ static void hardirq_seed(struct classify *c)
 	unsigned j;
 
 	json_array_foreach(c->p->regs, i, r) {
-		const char *role = jstr(r, "role"), *fn = jstr(r, "fn");
+		const char *role = json_str(r, "role"), *fn = json_str(r, "fn");
 		char why[256];
 
 		if (!strcmp(role, "irq")) {
@@ -100,7 +100,7 @@ static void hardirq_seed(struct classify *c)
 				snprintf(why, sizeof(why),
 					 "is requested by %s() with flags that "
 					 "keep it out of an irq thread",
-					 jstr(r, "api"));
+					 json_str(r, "api"));
 				entry(c, r, fn, why);
 			}
 		} else if (!strcmp(role, "percpu_irq") || !strcmp(role, "nmi") ||
@@ -108,10 +108,10 @@ static void hardirq_seed(struct classify *c)
 			   !strcmp(role, "irq_work_hard") ||
 			   !strcmp(role, "ipi")) {
 			snprintf(why, sizeof(why), "is registered by %s() (%s)",
-				 jstr(r, "api"), role);
+				 json_str(r, "api"), role);
 			entry(c, r, fn, why);
 			if (!strcmp(role, "ipi") && json_object_get(r, "fn2"))
-				entry(c, r, jstr(r, "fn2"),
+				entry(c, r, json_str(r, "fn2"),
 				      "is an IPI condition callback");
 		} else if (!strcmp(role, "hrtimer_init") &&
 			   mode_is_hard(json_object_get(r, "flags"))) {

@@ -22,11 +22,11 @@ static void chip_fn(struct classify *c, json_t *ref, void *ctx)
 	const char *field = ctx;
 	char at[512], why[512];
 
-	snprintf(at, sizeof(at), "%s:%d", jstr(ref, "file"),
+	snprintf(at, sizeof(at), "%s:%d", json_str(ref, "file"),
 		 (int)json_integer_value(json_object_get(ref, "line")));
-	snprintf(why, sizeof(why), "%s() is %s of %s", jstr(ref, "fn"), field,
-		 *jstr(ref, "obj") ? jstr(ref, "obj") : "an irq_chip");
-	mark_entry(c, jstr(ref, "fn"), CL_IRQCHIP, why, at);
+	snprintf(why, sizeof(why), "%s() is %s of %s", json_str(ref, "fn"), field,
+		 *json_str(ref, "obj") ? json_str(ref, "obj") : "an irq_chip");
+	mark_entry(c, json_str(ref, "fn"), CL_IRQCHIP, why, at);
 }
 
 /* Every field of struct irq_chip that functions are stored into. */
@@ -38,7 +38,7 @@ static void irqchip_seed(struct classify *c)
 	unsigned j;
 
 	json_array_foreach(c->p->fnrefs, i, r) {
-		const char *f = jstr(r, "field");
+		const char *f = json_str(r, "field");
 		bool skip = false;
 
 		if (strncmp(f, "struct irq_chip::", 17) &&

@@ -20,18 +20,20 @@ static void irqsoff_seed(struct classify *c)
 	json_array_foreach(c->p->regs, i, r) {
 		char at[512], why[512];
 
-		if (strcmp(jstr(r, "role"), "stop_machine"))
+		if (strcmp(json_str(r, "role"), "stop_machine"))
 			continue;
-		snprintf(at, sizeof(at), "%s:%d", jstr(r, "file"),
+		snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
 			 (int)json_integer_value(json_object_get(r, "line")));
 		snprintf(why, sizeof(why),
 			 "%s() runs under %s() with interrupts off",
-			 jstr(r, "fn"), jstr(r, "api"));
-		mark_entry(c, jstr(r, "fn"), CL_IRQSOFF, why, at);
+			 json_str(r, "fn"), json_str(r, "api"));
+		mark_entry(c, json_str(r, "fn"), CL_IRQSOFF, why, at);
 	}
 	for (f = 0; f < c->nfuncs; f++) {
 		struct cl_func *fn = &c->funcs[f];
 
+		if (fn->f->low_level)
+			continue; /* off from its entry: the arch rule's */
 		for (j = 0; j < fn->nacqs; j++)
 			if (fn->acqs[j].irqs_off || fn->acqs[j].preempt_off)
 				spin_lock_from(c, fn->acqs[j].lock, CL_IRQSOFF,

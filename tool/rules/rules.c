@@ -14,13 +14,6 @@ const struct rule *const rules[] = {
 	NULL,
 };
 
-const char *jstr(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "";
-}
-
 bool words_have(json_t *words, const char *const *names)
 {
 	size_t i;

@@ -12,6 +12,7 @@
 #define RTLOCK_RULES_H
 
 #include "../classify_int.h"
+#include "../util.h"
 
 struct rule {
 	const char *name;
@@ -29,6 +30,5 @@ extern const struct rule *const rules[];
 
 /* Helpers shared by the rules. */
 bool words_have(json_t *words, const char *const *names);
-const char *jstr(json_t *o, const char *key);
 
 #endif

@@ -17,12 +17,12 @@ static void class_fn(struct classify *c, json_t *ref, void *ctx)
 	char at[512], why[512];
 
 	(void)ctx;
-	snprintf(at, sizeof(at), "%s:%d", jstr(ref, "file"),
+	snprintf(at, sizeof(at), "%s:%d", json_str(ref, "file"),
 		 (int)json_integer_value(json_object_get(ref, "line")));
 	snprintf(why, sizeof(why),
 		 "%s() is %s of %s (runs with the runqueue lock held)",
-		 jstr(ref, "fn"), jstr(ref, "field"), jstr(ref, "obj"));
-	mark_entry(c, jstr(ref, "fn"), CL_SCHED, why, at);
+		 json_str(ref, "fn"), json_str(ref, "field"), json_str(ref, "obj"));
+	mark_entry(c, json_str(ref, "fn"), CL_SCHED, why, at);
 }
 
 static void sched_seed(struct classify *c)
@@ -33,8 +33,8 @@ static void sched_seed(struct classify *c)
 	unsigned j;
 
 	json_array_foreach(c->p->fnrefs, i, r)
-		if (!strncmp(jstr(r, "field"), "struct sched_class::", 20))
-			strset_add(&fields, jstr(r, "field"));
+		if (!strncmp(json_str(r, "field"), "struct sched_class::", 20))
+			strset_add(&fields, json_str(r, "field"));
 	for (j = 0; j < fields.n; j++)
 		for_each_field_fn(c, fields.v[j], class_fn, NULL);
 	strset_free(&fields);
