@@ -116,6 +116,7 @@ static void st_copy(struct fstate *d, const struct fstate *s)
 
 	st_init(d, s->live);
 	d->irq = s->irq;
+	d->irq_on = s->irq_on;
 	d->preempt = s->preempt;
 	for (i = 0; i < s->nheld; i++)
 		st_add(d, s->held[i].target, s->held[i].api, s->held[i].must);
@@ -137,6 +138,7 @@ static void st_join(struct fstate *d, const struct fstate *s)
 	}
 	if (s->irq > d->irq)
 		d->irq = s->irq;
+	d->irq_on &= s->irq_on;
 	if (s->preempt > d->preempt)
 		d->preempt = s->preempt;
 	/* held on one side only: may be held, no longer must */
@@ -296,6 +298,15 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 		if (t)
 			st_add(st, t, f->name, true);
 	}
+	if (f->irqs_on && f->low_level) {
+		/*
+		 * entry code that turns interrupts on for its caller
+		 * (syscall_enter_from_user_mode_prepare()); elsewhere the IR
+		 * may have lost the condition around a local_irq_enable()
+		 */
+		st->irq = 0;
+		st->irq_on = true;
+	}
 }
 
 static struct label *label_of(struct frun *r, const char *name)
@@ -399,10 +410,15 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 		const char *api = json_string_value(json_array_get(ev, 4));
 		int *depth = k && !strcmp(k, "irq") ? &st->irq : &st->preempt;
 
+		bool on = depth == &st->irq && api &&
+			  has_suffix(api, "irq_enable");
+
 		*depth += json_integer_value(json_array_get(ev, 3));
 		/* local_irq_enable() turns interrupts on, however deep */
-		if (*depth < 0 || (api && has_suffix(api, "irq_enable")))
+		if (*depth < 0 || on)
 			*depth = 0;
+		if (depth == &st->irq)
+			st->irq_on = on || (st->irq_on && !*depth);
 	} else if (!strcmp(op, "if") || !strcmp(op, "loop") ||
 		   !strcmp(op, "do") || !strcmp(op, "forever") ||
 		   !strcmp(op, "switch")) {
@@ -478,10 +494,12 @@ bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 		if (!strset_has(&releases, r.dropped_any.v[i]) &&
 		    !st_holds(&r.exit, r.dropped_any.v[i]))
 			strset_add(&some, r.dropped_any.v[i]);
-	changed = replace_set(&fn->acquires, &acquires) |
+	changed = (fn->irqs_on != (r.exit.live && r.exit.irq_on)) |
+		  replace_set(&fn->acquires, &acquires) |
 		  replace_set(&fn->releases, &releases) |
 		  replace_set(&fn->may_release, &some);
 	strset_free(&r.dropped_any);
+	fn->irqs_on = r.exit.live && r.exit.irq_on;
 	st_free(&st);
 	st_free(&r.exit);
 	for (i = 0; i < r.nlabels; i++) {

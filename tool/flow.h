@@ -19,6 +19,7 @@ struct held {
 struct fstate {
 	bool live;
 	int irq, preempt;	/* depth of disabling done by hand */
+	bool irq_on;		/* interrupts turned on here, not off since */
 	struct held *held;
 	unsigned nheld, alloc;
 	/*

@@ -50,6 +50,8 @@ struct pfunc {
 	/* in a low-level section (noinstr, __irq_entry, __cpuidle): entered
 	 * with interrupts off */
 	bool low_level;
+	/* summary: returns with interrupts turned on, on every path */
+	bool irqs_on;
 	char *macro;
 	char *ret;		/* targets of returned lock pointers */
 	json_t *ir;
