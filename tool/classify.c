@@ -192,6 +192,7 @@ static void add_call(struct build *b, unsigned callee, int line,
 	cl->via = via;
 	cl->irqs_off = st->irq > 0;
 	cl->preempt_off = st->preempt > 0;
+	cl->last_ref = st->last_ref;
 	cl->held = held_ids(b->c, st, NULL, &cl->nheld);
 	cl->dropped = dropped_ids(b->c, st, &cl->ndropped);
 	f->drops |= cl->ndropped > 0;
@@ -469,7 +470,8 @@ void drain(struct classify *c)
 				spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i,
 					       -1);
 		for (i = 0; i < f->ncalls; i++)
-			if (!upto_irq_on || f->calls[i].irqs_off)
+			if ((!upto_irq_on || f->calls[i].irqs_off) &&
+			    !f->calls[i].last_ref)
 				enqueue_func(c, f->calls[i].callee, f->cls, fn,
 					     i, -1);
 	}

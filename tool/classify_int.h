@@ -11,6 +11,7 @@ struct cl_call {
 	int line;
 	const char *via;	/* the field of an indirect call, or NULL */
 	bool irqs_off, preempt_off;
+	bool last_ref;		/* on a reference count's release path */
 	unsigned *held;		/* lock indexes that may be held */
 	unsigned nheld;
 	unsigned *dropped;	/* the caller's locks released before it */

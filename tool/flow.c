@@ -117,6 +117,7 @@ static void st_copy(struct fstate *d, const struct fstate *s)
 	st_init(d, s->live);
 	d->irq = s->irq;
 	d->irq_on = s->irq_on;
+	d->last_ref = s->last_ref;
 	d->preempt = s->preempt;
 	for (i = 0; i < s->nheld; i++)
 		st_add(d, s->held[i].target, s->held[i].api, s->held[i].must);
@@ -139,6 +140,7 @@ static void st_join(struct fstate *d, const struct fstate *s)
 	if (s->irq > d->irq)
 		d->irq = s->irq;
 	d->irq_on &= s->irq_on;
+	d->last_ref &= s->last_ref;
 	if (s->preempt > d->preempt)
 		d->preempt = s->preempt;
 	/* held on one side only: may be held, no longer must */
@@ -267,6 +269,16 @@ static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
 		drop_inherited(r, st, t);
 }
 
+/* refcount_dec_and_test() & co: what follows frees the last reference */
+static bool is_count_drop(const char *callee)
+{
+	const char *name = strrchr(callee, ':');
+
+	name = name ? name + 1 : callee;
+	return has_suffix(name, "_dec_and_test") ||
+	       has_suffix(name, "_sub_and_test");
+}
+
 static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 {
 	const char *callee = json_string_value(json_array_get(ev, 2));
@@ -277,6 +289,8 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 	if (!st->live)
 		st_init(st, true);
 	report(r, ev, "call", st);
+	if (callee && is_count_drop(callee))
+		st->last_ref = true;
 	if (!r->p || !callee || !is_direct_callee(callee) ||
 	    !(f = prog_func(r->p, callee)) || f == r->fn)
 		return;

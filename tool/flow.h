@@ -20,6 +20,8 @@ struct fstate {
 	bool live;
 	int irq, preempt;	/* depth of disabling done by hand */
 	bool irq_on;		/* interrupts turned on here, not off since */
+	/* after a reference count's *_dec_and_test(): the release path */
+	bool last_ref;
 	struct held *held;
 	unsigned nheld, alloc;
 	/*
