@@ -174,7 +174,7 @@ struct built *built_open(const char *root, const char *dotconfig)
  */
 static struct ref *off_ref(struct built *b, const char *rel)
 {
-	bool is_c = strlen(rel) > 2 && !strcmp(rel + strlen(rel) - 2, ".c");
+	bool is_c = has_suffix(rel, ".c");
 	char *copy = xstrdup(rel), *slash, *obj;
 	struct ref *r, *off = NULL;
 

@@ -422,16 +422,15 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 	} else if (!strcmp(op, "ctx")) {
 		const char *k = json_string_value(json_array_get(ev, 2));
 		const char *api = json_string_value(json_array_get(ev, 4));
-		int *depth = k && !strcmp(k, "irq") ? &st->irq : &st->preempt;
-
-		bool on = depth == &st->irq && api &&
-			  has_suffix(api, "irq_enable");
+		bool irq = k && !strcmp(k, "irq");
+		bool on = irq && api && has_suffix(api, "irq_enable");
+		int *depth = irq ? &st->irq : &st->preempt;
 
 		*depth += json_integer_value(json_array_get(ev, 3));
 		/* local_irq_enable() turns interrupts on, however deep */
 		if (*depth < 0 || on)
 			*depth = 0;
-		if (depth == &st->irq)
+		if (irq)
 			st->irq_on = on || (st->irq_on && !*depth);
 	} else if (!strcmp(op, "if") || !strcmp(op, "loop") ||
 		   !strcmp(op, "do") || !strcmp(op, "forever") ||
@@ -480,7 +479,7 @@ bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 	struct strset acquires = { 0 }, releases = { 0 }, some = { 0 };
 	struct frun r = { .p = p, .fn = fn, .cb = cb, .ctx = ctx };
 	struct fstate st;
-	bool changed = false;
+	bool changed = false, irqs_on;
 	unsigned i;
 
 	st_init(&st, true);
@@ -508,12 +507,13 @@ bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 		if (!strset_has(&releases, r.dropped_any.v[i]) &&
 		    !st_holds(&r.exit, r.dropped_any.v[i]))
 			strset_add(&some, r.dropped_any.v[i]);
-	changed = (fn->irqs_on != (r.exit.live && r.exit.irq_on)) |
+	irqs_on = r.exit.live && r.exit.irq_on;
+	changed = (fn->irqs_on != irqs_on) |
 		  replace_set(&fn->acquires, &acquires) |
 		  replace_set(&fn->releases, &releases) |
 		  replace_set(&fn->may_release, &some);
+	fn->irqs_on = irqs_on;
 	strset_free(&r.dropped_any);
-	fn->irqs_on = r.exit.live && r.exit.irq_on;
 	st_free(&st);
 	st_free(&r.exit);
 	for (i = 0; i < r.nlabels; i++) {

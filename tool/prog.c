@@ -110,23 +110,10 @@ struct plock *prog_add_lock(struct prog *p, const char *id,
 	return l;
 }
 
-const char *const low_level_sections[] = {
+/* Function attributes that put a function in a low-level section. */
+static const char *const low_level_sections[] = {
 	"noinstr", "__irq_entry", "__cpuidle", "__noinstr_section", NULL,
 };
-
-static bool in_low_level_section(json_t *attrs)
-{
-	size_t i;
-	json_t *w;
-	unsigned j;
-
-	json_array_foreach(attrs, i, w)
-		for (j = 0; low_level_sections[j]; j++)
-			if (json_is_string(w) &&
-			    !strcmp(json_string_value(w), low_level_sections[j]))
-				return true;
-	return false;
-}
 
 static void add_func(struct prog *p, const char *file, json_t *o)
 {
@@ -142,7 +129,7 @@ static void add_func(struct prog *p, const char *file, json_t *o)
 	f->line = json_integer_value(json_object_get(o, "line"));
 	f->is_static = json_is_true(json_object_get(o, "static"));
 	f->attrs = json_incref(json_object_get(o, "attrs"));
-	f->low_level = in_low_level_section(f->attrs);
+	f->low_level = json_words_have(f->attrs, low_level_sections);
 	if (json_object_get(o, "macro"))
 		f->macro = xstrdup(json_str(o, "macro"));
 	if (json_object_get(o, "ret"))

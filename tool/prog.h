@@ -39,9 +39,6 @@ struct plock {
 	UT_hash_handle hh;
 };
 
-/* Function attributes that put a function in a low-level section. */
-extern const char *const low_level_sections[];
-
 struct pfunc {
 	char *id, *name, *file;
 	int line;

@@ -336,6 +336,19 @@ const char *json_str(json_t *o, const char *k)
 	return s ? s : "";
 }
 
+bool json_words_have(json_t *words, const char *const *names)
+{
+	size_t i;
+	json_t *w;
+	unsigned j;
+
+	json_array_foreach(words, i, w)
+		for (j = 0; json_is_string(w) && names[j]; j++)
+			if (!strcmp(json_string_value(w), names[j]))
+				return true;
+	return false;
+}
+
 bool has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);

@@ -88,6 +88,8 @@ bool has_suffix(const char *s, const char *suffix);
 bool ident_char(char c);
 /* the string member @k of object @o, "" when there is none */
 const char *json_str(json_t *o, const char *k);
+/* Is one of the strings of array @words among the NULL-ended @names? */
+bool json_words_have(json_t *words, const char *const *names);
 bool has_prefix(const char *s, const char *prefix);
 /*
  * JSON strings are UTF-8: a path or a text that is not cannot be named in

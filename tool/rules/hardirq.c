@@ -96,7 +96,7 @@ static void hardirq_seed(struct classify *c)
 		char why[256];
 
 		if (!strcmp(role, "irq")) {
-			if (words_have(json_object_get(r, "flags"), unthreaded)) {
+			if (json_words_have(json_object_get(r, "flags"), unthreaded)) {
 				snprintf(why, sizeof(why),
 					 "is requested by %s() with flags that "
 					 "keep it out of an irq thread",

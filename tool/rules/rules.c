@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The registration table, and helpers the rules share. */
-#include <string.h>
-
+/* The registration table. */
 #include "rules.h"
 
 const struct rule *const rules[] = {
@@ -14,15 +12,3 @@ const struct rule *const rules[] = {
 	NULL,
 };
 
-bool words_have(json_t *words, const char *const *names)
-{
-	size_t i;
-	json_t *w;
-	unsigned j;
-
-	json_array_foreach(words, i, w)
-		for (j = 0; names[j]; j++)
-			if (!strcmp(json_string_value(w), names[j]))
-				return true;
-	return false;
-}

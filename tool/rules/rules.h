@@ -28,7 +28,4 @@ extern const struct rule rule_hardirq, rule_irqchip, rule_sched, rule_arch,
 /* In the order they run: the first context that reaches a lock names it. */
 extern const struct rule *const rules[];
 
-/* Helpers shared by the rules. */
-bool words_have(json_t *words, const char *const *names);
-
 #endif
