@@ -36,7 +36,7 @@ all: tool/rtlock
 
 # Facts depend on the extractor's sources and on libclang: their hash keys
 # the cache, so that changing the classifier does not force a new parse.
-FACTS_SRC := tool/extract.c tool/extract.h tool/extract_int.h tool/body.c \
+FACTS_SRC := tool/extract.c tool/extract.h tool/extract_int.h tool/body.c tool/slots.c \
 	tool/resolve.c tool/apitab.c tool/apitab.h
 tool/facts-version.h: $(FACTS_SRC) Makefile
 	@h=$$( (cat $(FACTS_SRC); $(LLVM_CONFIG) --version) | sha256sum | cut -c1-32); \

@@ -213,6 +213,21 @@ const char *lock_type_name(enum lock_type t)
 	return t == LT_RAW ? "raw_spinlock_t" : t == LT_SPIN ? "spinlock_t" : "";
 }
 
+bool is_lock_api_function(const char *name)
+{
+	static const char *const helpers[] = {
+		"__cond_resched_lock", "kref_put_lock", "spinlock_check",
+	};
+	unsigned i;
+
+	if (lock_api_find(name))
+		return true;
+	for (i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+		if (!strcmp(name, helpers[i]))
+			return true;
+	return false;
+}
+
 bool is_lock_impl_file(const char *rel)
 {
 	static const char *const prefixes[] = {

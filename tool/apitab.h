@@ -70,6 +70,13 @@ struct reg_api {
 };
 const struct reg_api *reg_api_find(const char *name);
 
+/*
+ * A function of the lock API or one of its helpers (spin_lock(),
+ * kref_put_lock(), __cond_resched_lock() ...): it takes either kind of
+ * lock, so its parameters tie no lock to another.
+ */
+bool is_lock_api_function(const char *name);
+
 /* Lock type names. */
 enum lock_type { LT_NONE = 0, LT_SPIN = 1, LT_RAW = 2 };
 const char *lock_type_name(enum lock_type t);

@@ -136,26 +136,11 @@ static json_t *site_at(struct xfn *f, struct xfile *fi, unsigned line,
 		       unsigned col, const char *written, const char *api)
 {
 	const struct xdef *d;
-	unsigned l = 1, c = 1;
-	size_t i, n = strlen(api);
-	const char *p;
+	unsigned l, c;
 
-	if (!strcmp(written, api) || !(d = find_macro(f->t, written)))
-		return json_sprintf("%s:%u:%u", fi->rel, line, col);
-	/* the API name inside the macro's body */
-	for (p = d->file->data + d->offset;
-	     (p = memmem(p, d->file->data + d->end - p, api, n)); p += n) {
-		if ((p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z')) ||
-		    p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z'))
-			continue;
-		for (i = 0; d->file->data + i < p; i++) {
-			if (d->file->data[i] == '\n')
-				l++, c = 1;
-			else
-				c++;
-		}
+	if (strcmp(written, api) && (d = find_macro(f->t, written)) &&
+	    macro_word_pos(d, api, &l, &c))
 		return json_sprintf("%s:%u:%u", d->file->rel, l, c);
-	}
 	return json_sprintf("%s:%u:%u", fi->rel, line, col);
 }
 

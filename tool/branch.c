@@ -670,6 +670,8 @@ static const struct keep_class {
 	{ "irqs-off", "taken where interrupts or preemption were disabled by "
 		      "hand" },
 	{ "nested", "taken while a lock that must spin is held" },
+	{ "shared", "held by one spinlock_t * declaration with a lock that "
+		    "must spin" },
 	{ "whitelist", "that a reviewer decided must spin (whitelist/)" },
 };
 

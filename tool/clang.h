@@ -53,6 +53,7 @@
 	X(clang_getPointeeType) \
 	X(clang_getRangeEnd) \
 	X(clang_getRangeStart) \
+	X(clang_getResultType) \
 	X(clang_getTranslationUnitCursor) \
 	X(clang_getTypeDeclaration) \
 	X(clang_getTypeSpelling) \
@@ -117,6 +118,7 @@ int clang_load(void);
 #define clang_getPointeeType (clang_api.p_clang_getPointeeType)
 #define clang_getRangeEnd (clang_api.p_clang_getRangeEnd)
 #define clang_getRangeStart (clang_api.p_clang_getRangeStart)
+#define clang_getResultType (clang_api.p_clang_getResultType)
 #define clang_getTranslationUnitCursor (clang_api.p_clang_getTranslationUnitCursor)
 #define clang_getTypeDeclaration (clang_api.p_clang_getTypeDeclaration)
 #define clang_getTypeSpelling (clang_api.p_clang_getTypeSpelling)

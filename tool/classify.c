@@ -35,6 +35,7 @@ static const char *const class_names[CL_NCLASSES] = {
 	[CL_WHITELIST] = "whitelist", [CL_HARDIRQ] = "hardirq",
 	[CL_IRQCHIP] = "irqchip", [CL_SCHED] = "sched", [CL_ARCH] = "arch",
 	[CL_IRQSOFF] = "irqs-off", [CL_NESTED] = "nested",
+	[CL_SHARED] = "shared",
 };
 
 const char *class_name(enum lclass c)
@@ -177,6 +178,76 @@ static unsigned *dropped_ids(struct classify *c, const struct fstate *st,
 	for (i = 0; i < st->ndropped; i++)
 		prog_resolve(c->p, st->dropped[i], &ids);
 	return lock_ids(c, &ids, n);
+}
+
+/*
+ * A slot of the lock API itself (spin_needbreak()'s parameter) takes any
+ * lock, and the lock implementation's own slots are not the tree's.
+ */
+static bool slot_ignored(const struct pptr *slot)
+{
+	unsigned i;
+
+	if (is_lock_impl_file(slot->id) || has_prefix(slot->id, "kernel/locking/"))
+		return true;
+	for (i = 0; i < slot->to.n; i++) {
+		const char *t = slot->to.v[i], *name, *colon;
+		char *fn;
+		bool api;
+
+		if (strncmp(t, "P:", 2) && strncmp(t, "R:", 2))
+			continue;
+		fn = xstrndup(t + 2, strcspn(t + 2, "#|"));
+		colon = strrchr(fn, ':');
+		name = colon ? colon + 1 : fn;
+		api = is_lock_api_function(name);
+		free(fn);
+		if (api)
+			return true;
+	}
+	return false;
+}
+
+static int cmp_slot(const void *a, const void *b)
+{
+	return strcmp((*(struct pptr *const *)a)->id,
+		      (*(struct pptr *const *)b)->id);
+}
+
+/* The slots that hold more than nothing, and the slots of each lock. */
+static void index_slots(struct classify *c)
+{
+	struct pptr *s, *tmp, **sv;
+	unsigned n = HASH_COUNT(c->p->slots), i, j;
+
+	sv = xcalloc(n + 1, sizeof(*sv));
+	n = 0;
+	HASH_ITER(hh, c->p->slots, s, tmp)
+		if (!slot_ignored(s))
+			sv[n++] = s;
+	qsort(sv, n, sizeof(*sv), cmp_slot);
+	c->slots = xcalloc(n + 1, sizeof(*c->slots));
+	for (i = 0; i < n; i++) {
+		struct cl_slot *cs = &c->slots[c->nslots];
+		struct strset ids = { 0 };
+
+		for (j = 0; j < sv[i]->to.n; j++)
+			prog_resolve(c->p, sv[i]->to.v[j], &ids);
+		cs->locks = lock_ids(c, &ids, &cs->nlocks);
+		if (!cs->nlocks) {
+			free(cs->locks);
+			continue;
+		}
+		cs->id = sv[i]->id;
+		for (j = 0; j < cs->nlocks; j++) {
+			struct cl_lock *l = &c->locks[cs->locks[j]];
+
+			ALLOC_GROW(l->slots, l->nslots, l->aslots);
+			l->slots[l->nslots++] = c->nslots;
+		}
+		c->nslots++;
+	}
+	free(sv);
 }
 
 static void add_call(struct build *b, unsigned callee, int line,
@@ -337,12 +408,13 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 
 		c->locks[i].l = lv[i];
 		c->locks[i].by_func = c->locks[i].by_acq = -1;
-		c->locks[i].outer = -1;
+		c->locks[i].outer = c->locks[i].by_slot = -1;
 		li->id = lv[i]->id;
 		li->idx = i;
 		HASH_ADD_KEYPTR(hh, c->lmap, li->id, strlen(li->id), li);
 	}
 	free(lv);
+	index_slots(c);
 	c->nfuncs = HASH_COUNT(p->funcs);
 	fv = xcalloc(c->nfuncs + 1, sizeof(*fv));
 	i = 0;
@@ -439,6 +511,17 @@ void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 	l->by_acq = acq;
 	l->outer = outer;
 	on_spin(c, lock);
+}
+
+void spin_lock_shared(struct classify *c, unsigned lock, unsigned outer,
+		      unsigned slot)
+{
+	struct cl_lock *l = &c->locks[lock];
+
+	if (l->cls != CL_NONE || l->forced_convert)
+		return;
+	l->by_slot = slot;
+	spin_lock_from(c, lock, CL_SHARED, -1, -1, outer);
 }
 
 void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
@@ -604,9 +687,13 @@ void classify_free(struct classify *c)
 	}
 	for (i = 0; i < c->nlocks; i++) {
 		free(c->locks[i].held_at);
+		free(c->locks[i].slots);
 		free(c->locks[i].why);
 		free(c->locks[i].at);
 	}
+	for (i = 0; i < c->nslots; i++)
+		free(c->slots[i].locks);
+	free(c->slots);
 	HASH_ITER(hh, c->fmap, f, ft) {
 		HASH_DEL(c->fmap, f);
 		free(f);
@@ -726,6 +813,20 @@ static void lock_chain(struct classify *c, unsigned lock, json_t *ev,
 	struct cl_acq *a;
 	char *text;
 
+	if (l->by_slot >= 0) {
+		const char *slot = c->slots[l->by_slot].id;
+		char *at = xstrndup(slot, strrchr(slot, ':') - slot);
+
+		lock_chain(c, l->outer, ev, depth + 1, ptrs);
+		text = xasprintf("%s (a spinlock_t *) may point to %s and to "
+				 "%s: one type for both",
+				 strrchr(slot, ':') + 1,
+				 c->locks[l->outer].l->id, l->l->id);
+		add_step(ev, "shared", text, at);
+		free(text);
+		free(at);
+		return;
+	}
 	if (l->by_func < 0) {
 		text = xasprintf("%s: %s", l->l->id, l->why ? l->why : "");
 		add_step(ev, l->cls == CL_RAW ? "raw" : "seed", text, l->at);

@@ -34,6 +34,7 @@ enum lclass {
 	CL_ARCH,
 	CL_IRQSOFF,
 	CL_NESTED,
+	CL_SHARED,	/* held by one declaration with a spinning lock */
 	CL_NCLASSES,
 };
 const char *class_name(enum lclass c);
@@ -48,6 +49,7 @@ struct step {
 
 struct cl_func;
 struct cl_lock;
+struct cl_slot;
 
 struct classify {
 	struct prog *p;
@@ -58,6 +60,8 @@ struct classify {
 	unsigned nlocks;
 	struct fidx *fmap;	/* function id -> index */
 	struct lidx *lmap;	/* lock id -> index */
+	struct cl_slot *slots;	/* declarations holding lock addresses */
+	unsigned nslots;
 	unsigned *queue;	/* functions to visit */
 	unsigned qhead, qtail;
 	json_t *stale;		/* whitelist entries matching no lock */

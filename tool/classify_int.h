@@ -69,11 +69,24 @@ struct cl_held {
 	bool is_call;
 };
 
+/*
+ * A declaration of type spinlock_t * (prog.h's slots) and the locks it
+ * may hold: they have one type in the converted tree.
+ */
+struct cl_slot {
+	const char *id;		/* "file:line:name" */
+	unsigned *locks;
+	unsigned nlocks;
+};
+
 struct cl_lock {
 	struct plock *l;
 	enum lclass cls;	/* CL_NONE: converts */
 	int by_func, by_acq;	/* the acquisition that made it spin */
 	int outer;		/* nested: the spinning lock held, or -1 */
+	int by_slot;		/* shared: the slot it shares with outer */
+	unsigned *slots;	/* the slots that may hold it */
+	unsigned nslots, aslots;
 	char *why, *at;		/* seeded: raw, whitelist */
 	bool forced_convert;	/* a reviewer said it may sleep */
 	struct cl_held *held_at;
@@ -86,6 +99,9 @@ void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
 /* Lock @lock spins because of acquisition @acq of @func (or @outer). */
 void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 		    int func, int acq, int outer);
+/* Lock @lock spins because slot @slot also holds spinning lock @outer. */
+void spin_lock_shared(struct classify *c, unsigned lock, unsigned outer,
+		      unsigned slot);
 void drain(struct classify *c);
 /* Is lock index @x among the @n of @v (a held or dropped list)? */
 bool ids_have(const unsigned *v, unsigned n, unsigned x);

@@ -75,6 +75,11 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		    strcmp(json_str(l, "type"), "spinlock_t"))
 			continue;
 		json_object_set(must, json_str(l, "id"), json_true());
+		/* the spinlock_t * declarations that may hold it */
+		json_array_foreach(json_object_get(l, "slots"), j, s) {
+			sb_addf(&decls, "%s\n", json_string_value(s));
+			keep_line(cv, json_string_value(s));
+		}
 		if (!strcmp(json_str(l, "kind"), "pointee"))
 			continue;
 		/* every declaration of the lock keeps spinlock_t */

@@ -164,19 +164,13 @@ struct xfile *file_loc(struct xtu *t, CXSourceLocation loc, unsigned *line,
 	return xfile_of(t, f);
 }
 
-static bool is_ident_char(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
 const char *ident_at(struct xfile *fi, unsigned off, char *buf, size_t size)
 {
 	size_t n = 0;
 
 	if (fi)
 		while (off + n < fi->len && n + 1 < size &&
-		       is_ident_char(fi->data[off + n]))
+		       ident_char(fi->data[off + n]))
 			n++;
 	if (n)
 		memcpy(buf, fi->data + off, n);
@@ -232,7 +226,7 @@ static void scan_defines(struct xtu *t, struct xfile *fi)
 			continue;
 		for (q += 6; q < p && (*q == ' ' || *q == '\t'); q++)
 			;
-		for (name = q; q < p && is_ident_char(*q); q++)
+		for (name = q; q < p && ident_char(*q); q++)
 			;
 		if (q == name)
 			continue;
@@ -283,6 +277,30 @@ const struct xdef *find_macro(struct xtu *t, const char *name)
 	}
 	HASH_FIND_STR(t->defs, name, d);
 	return d;
+}
+
+bool macro_word_pos(const struct xdef *d, const char *word, unsigned *line,
+		    unsigned *col)
+{
+	const char *data = d->file->data, *end = data + d->end, *p, *q;
+	size_t n = strlen(word);
+
+	for (p = data + d->offset; (p = memmem(p, end - p, word, n)); p += n) {
+		if (p + n < end && ident_char(p[n]))
+			continue;
+		if (p > data && ident_char(p[-1]))
+			continue;
+		*line = 1;
+		*col = 1;
+		for (q = data; q < p; q++) {
+			if (*q == '\n')
+				++*line, *col = 1;
+			else
+				++*col;
+		}
+		return true;
+	}
+	return false;
 }
 
 /* Words before a function's name: noinstr, __irq_entry, ... */
@@ -356,6 +374,7 @@ static void record_function(struct xtu *t, struct xfile *fi, CXCursor c)
 	f.cur = c;
 	f.id = id = func_identity(t, c);
 	collect_locals(&f, k.v[k.n - 1]);
+	record_local_slots(&f);
 	f.ir = json_array();
 	walk(&f, k.v[k.n - 1]);
 	if (!f.nevents) {
@@ -454,6 +473,12 @@ static void record_record(struct xtu *t, struct xfile *fi, CXCursor rec)
 		if (lt && !inside_lock_type(rec))
 			record_lock(t, fi, k.v[i], lt, array, "field",
 				    field_identity(t, k.v[i]));
+		if (is_lock_ptr_type(clang_getCursorType(k.v[i]))) {
+			char *id = field_identity(t, k.v[i]);
+
+			record_ptr_slot(t, fi, k.v[i], id);
+			free(id);
+		}
 	}
 	kids_free(&k);
 }
@@ -522,10 +547,17 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
 		return CXChildVisit_Continue;
 	switch (kind) {
 	case CXCursor_FunctionDecl:
+		record_func_slots(t, fi, c);
 		if (clang_isCursorDefinition(c))
 			record_function(t, fi, c);
 		break;
 	case CXCursor_VarDecl:
+		if (is_lock_ptr_type(clang_getCursorType(c))) {
+			char *id = var_identity(t, c);
+
+			record_ptr_slot(t, fi, c, id);
+			free(id);
+		}
 		record_var(t, fi, c);
 		break;
 	default:

@@ -78,6 +78,9 @@ struct xfile *file_loc(struct xtu *t, CXSourceLocation loc, unsigned *line,
 const char *ident_at(struct xfile *fi, unsigned off, char *buf, size_t size);
 bool is_macro_loc(struct xtu *t, CXSourceLocation loc);
 const struct xdef *find_macro(struct xtu *t, const char *name);
+/* Line and column where @word is first written in @d's body. */
+bool macro_word_pos(const struct xdef *d, const char *word, unsigned *line,
+		    unsigned *col);
 json_t *facts_array(struct xfile *fi, const char *key);
 
 /* Children of a cursor, in order. */
@@ -110,6 +113,12 @@ CXCursor fn_ref(CXCursor e);
 bool is_null_const(CXCursor e);
 /* Local pointer-to-lock variables of a function body. */
 void collect_locals(struct xfn *f, CXCursor body);
+
+/* slots.c: declarations holding a lock's address */
+void record_func_slots(struct xtu *t, struct xfile *fi, CXCursor fn);
+void record_local_slots(struct xfn *f);
+void record_ptr_slot(struct xtu *t, struct xfile *fi, CXCursor decl,
+		     const char *id);
 
 /* body.c */
 void walk(struct xfn *f, CXCursor c);

@@ -138,18 +138,26 @@ static void add_func(struct prog *p, const char *file, json_t *o)
 	HASH_ADD_KEYPTR(hh, p->funcs, f->id, strlen(f->id), f);
 }
 
-static void add_ptr(struct prog *p, json_t *o)
+static void add_ptr(struct pptr **set, const char *id, const char *to)
 {
-	const char *id = json_str(o, "id");
 	struct pptr *pp;
 
-	HASH_FIND_STR(p->ptrs, id, pp);
+	HASH_FIND_STR(*set, id, pp);
 	if (!pp) {
 		pp = xcalloc(1, sizeof(*pp));
 		pp->id = xstrdup(id);
-		HASH_ADD_KEYPTR(hh, p->ptrs, pp->id, strlen(pp->id), pp);
+		HASH_ADD_KEYPTR(hh, *set, pp->id, strlen(pp->id), pp);
 	}
-	strset_add(&pp->to, json_str(o, "to"));
+	if (to)
+		strset_add(&pp->to, to);
+}
+
+static void add_slot(struct prog *p, json_t *o)
+{
+	char *id = xasprintf("%s:%s", json_str(o, "at"), json_str(o, "name"));
+
+	add_ptr(&p->slots, id, json_string_value(json_object_get(o, "flows")));
+	free(id);
 }
 
 static void append_with_file(json_t *dst, json_t *src, const char *file)
@@ -177,7 +185,9 @@ void prog_add_facts(struct prog *p, json_t *facts)
 	json_array_foreach(json_object_get(facts, "funcs"), i, o)
 		add_func(p, file, o);
 	json_array_foreach(json_object_get(facts, "ptrs"), i, o)
-		add_ptr(p, o);
+		add_ptr(&p->ptrs, json_str(o, "id"), json_str(o, "to"));
+	json_array_foreach(json_object_get(facts, "slots"), i, o)
+		add_slot(p, o);
 	append_with_file(p->fnrefs, json_object_get(facts, "fnrefs"), file);
 	append_with_file(p->regs, json_object_get(facts, "regs"), file);
 	append_with_file(p->statics, json_object_get(facts, "statics"), file);
@@ -377,6 +387,12 @@ void prog_free(struct prog *p)
 	}
 	HASH_ITER(hh, p->ptrs, pp, pt) {
 		HASH_DEL(p->ptrs, pp);
+		free(pp->id);
+		strset_free(&pp->to);
+		free(pp);
+	}
+	HASH_ITER(hh, p->slots, pp, pt) {
+		HASH_DEL(p->slots, pp);
 		free(pp->id);
 		strset_free(&pp->to);
 		free(pp);

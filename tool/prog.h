@@ -62,7 +62,11 @@ struct pfunc {
 	UT_hash_handle hh;
 };
 
-/* Pointer variables/fields that hold lock addresses. */
+/*
+ * Pointer variables/fields that hold lock addresses (id: their identity),
+ * and slots: every declaration of type spinlock_t * (id: "file:line:name",
+ * where the name is written; to: the targets it holds).
+ */
 struct pptr {
 	char *id;
 	struct strset to;
@@ -73,6 +77,7 @@ struct prog {
 	struct plock *locks;
 	struct pfunc *funcs;
 	struct pptr *ptrs;
+	struct pptr *slots;
 	json_t *fnrefs;		/* array of fnref objects (with "file") */
 	json_t *regs;		/* array of registration objects */
 	json_t *statics;

@@ -40,6 +40,15 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			      "evidence", r.evidence);
 		if (c->locks[i].forced_convert)
 			json_object_set_new(o, "whitelist", json_string("convert"));
+		if (c->locks[i].nslots) {
+			json_t *slots = json_array();
+			unsigned j;
+
+			for (j = 0; j < c->locks[i].nslots; j++)
+				json_array_append_new(
+					slots, json_string(c->slots[c->locks[i].slots[j]].id));
+			json_object_set_new(o, "slots", slots);
+		}
 		json_array_append_new(locks, o);
 		json_decref(r.evidence);
 		count(by_class, class_name(r.cls));

@@ -84,15 +84,22 @@ static void series(void **state)
 		    strstr(log, "locking: Keep the hardirq locks spinning"));
 	assert_true(strstr(log, "locking: Keep the hardirq locks spinning") <
 		    strstr(log, "locking: Keep the nested locks spinning"));
+	assert_true(strstr(log, "locking: Keep the nested locks spinning") <
+		    strstr(log, "locking: Keep the shared locks spinning"));
 	assert_true(has_suffix(log, "\nworkqueue: Add priority queueing and "
 				    "priority inheritance\n"));
 	free(log);
-	log = git_out("git log -1 --format=%%an%%n%%b rt-a~1 && "
-		      "git log -1 --format=%%ad --date=raw %s~1", "rt-a");
+	log = git_out("git log -1 --format=%%an%%n%%b rt-a~2 && "
+		      "git log -1 --format=%%ad --date=raw %s~2", "rt-a");
 	assert_non_null(strstr(log, "A U Thor"));
 	assert_non_null(strstr(log, "Signed-off-by: A U Thor <a@example.org>"));
 	assert_non_null(strstr(log, "kernel/lock_nesting.c:nest_ops_lock"));
 	assert_non_null(strstr(log, "ptr-call"));
+	free(log);
+	/* a shared lock's evidence names the declaration it shares */
+	log = git_out("git log -1 --format=%%b %s~1", "rt-a");
+	assert_non_null(strstr(log, "kernel/lock_shared.c:shared_partner_lock"));
+	assert_non_null(strstr(log, "kernel/lock_shared.c:24"));
 	free(log);
 	/* the user's checkout: same HEAD, index, files; only a new branch */
 	after = checkout_state();

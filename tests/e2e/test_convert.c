@@ -55,6 +55,13 @@ static void converted(void **state)
 	assert_non_null(strstr(t, "DEFINE_LOCK(arch_process_lock)"));
 	assert_non_null(strstr(t, "acquire_lock_t(&arch_process_lock)"));
 	free(t);
+	/* a spinlock_t * that may hold a lock that spins keeps its type */
+	t = file_of("kernel/lock_shared.c");
+	assert_non_null(strstr(t, "DEFINE_RAW_SPINLOCK(shared_partner_lock)"));
+	assert_non_null(strstr(t, "static raw_spinlock_t *shared_lock_of("));
+	assert_non_null(strstr(t, "raw_spinlock_t *lock = shared_lock_of("));
+	assert_non_null(strstr(t, "static void shared_count(lock_t *lock)"));
+	free(t);
 	t = file_of("include/linux/lock.h");
 	assert_non_null(strstr(t, "RT_SUBST"));
 	free(t);
@@ -66,7 +73,10 @@ static void converted(void **state)
 	free(t);
 }
 
-/* Every converted file type-checks, plain and with DEBUG_LOCK_T_TYPECHECK. */
+/*
+ * Every converted file type-checks, plain and with DEBUG_LOCK_T_TYPECHECK,
+ * a pointer of the wrong lock type an error, as kbuild makes it.
+ */
 static void type_checks(void **state)
 {
 	int rc;
@@ -76,7 +86,7 @@ static void type_checks(void **state)
 		 "cd %s/tree && for f in $(find . -name '*.c' ! -path "
 		 "'./kernel/locking/*'); do for tc in '' "
 		 "-DCONFIG_DEBUG_LOCK_T_TYPECHECK; do clang -fsyntax-only $tc "
-		 "-nostdinc -Iinclude -Iarch/x86/include -include "
+		 "-Werror=incompatible-pointer-types -nostdinc -Iinclude -Iarch/x86/include -include "
 		 "include/linux/kconfig.h -D__KERNEL__ -I$(dirname $f) $f || "
 		 "exit 1; done; done",
 		 work);

@@ -4,6 +4,7 @@
 
 const struct rule *const rules[] = {
 	&rule_nesting,	/* first: its on_spin hook closes every seeding */
+	&rule_shared,	/* so does this one */
 	&rule_hardirq,
 	&rule_irqchip,
 	&rule_sched,

@@ -23,7 +23,7 @@ struct rule {
 };
 
 extern const struct rule rule_hardirq, rule_irqchip, rule_sched, rule_arch,
-	rule_irqsoff, rule_nesting;
+	rule_irqsoff, rule_nesting, rule_shared;
 
 /* In the order they run: the first context that reaches a lock names it. */
 extern const struct rule *const rules[];

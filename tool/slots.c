@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Slots: the declarations that hold a lock's address (a parameter, a
+ * function's return type, a local, a field or a variable of type
+ * spinlock_t *).  A lock kept spinning makes every slot it flows into
+ * keep the spinning type, and every other lock in such a slot with it, or
+ * the converted tree does not compile; the classifier and the conversion
+ * read the "slots" facts for that:
+ *
+ *   {name, at: "file:line", flows?}
+ *
+ * "at" is where the declared name is written (in a macro's body for a
+ * declaration a macro makes), "flows" the target of what it holds.
+ */
+#include <string.h>
+
+#include "extract_int.h"
+
+static void record_slot(struct xtu *t, struct xfile *fi, CXCursor decl,
+			const char *flows)
+{
+	CXString s = clang_getCursorSpelling(decl);
+	const char *name = clang_getCString(s);
+	CXSourceLocation loc = clang_getCursorLocation(decl);
+	struct xfile *at;
+	const struct xdef *d;
+	unsigned line, off, col;
+	char macro[64];
+	json_t *o;
+
+	at = file_loc(t, loc, &line, NULL, &off);
+	if (!at || !*name)
+		goto out;
+	if (is_macro_loc(t, loc)) {
+		/* declared in the body of the macro expanded here */
+		ident_at(at, off, macro, sizeof(macro));
+		if (!(d = find_macro(t, macro)) ||
+		    !macro_word_pos(d, name, &line, &col))
+			goto out;
+		at = d->file;
+	}
+	o = json_pack("{ssso}", "name", name, "at",
+		      json_sprintf("%s:%u", at->rel, line));
+	if (flows && *flows)
+		json_object_set_new(o, "flows", json_string(flows));
+	json_array_append_new(facts_array(fi, "slots"), o);
+out:
+	clang_disposeString(s);
+}
+
+void record_func_slots(struct xtu *t, struct xfile *fi, CXCursor fn)
+{
+	int i, n = clang_Cursor_getNumArguments(fn);
+	char *id = NULL, *flows;
+
+	for (i = 0; i < n; i++) {
+		CXCursor p = clang_Cursor_getArgument(fn, i);
+
+		if (!is_lock_ptr_type(clang_getCursorType(p)))
+			continue;
+		if (!id)
+			id = func_identity(t, fn);
+		flows = xasprintf("P:%s#%d", id, i);
+		record_slot(t, fi, p, flows);
+		free(flows);
+	}
+	if (is_lock_ptr_type(clang_getResultType(clang_getCursorType(fn)))) {
+		if (!id)
+			id = func_identity(t, fn);
+		flows = xasprintf("R:%s", id);
+		record_slot(t, fi, fn, flows);
+		free(flows);
+	}
+	free(id);
+}
+
+void record_local_slots(struct xfn *f)
+{
+	unsigned i;
+
+	for (i = 0; i < f->nlocals; i++)
+		record_slot(f->t, f->fi, f->locals[i].decl,
+			    f->locals[i].targets.buf);
+}
+
+void record_ptr_slot(struct xtu *t, struct xfile *fi, CXCursor decl,
+		     const char *id)
+{
+	char *flows = xasprintf("F:%s", id);
+
+	record_slot(t, fi, decl, flows);
+	free(flows);
+}
