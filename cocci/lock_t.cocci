@@ -19,6 +19,13 @@
 ///                       spinlock_t *, typedef, DEFINE_SPINLOCK(NAME),
 ///                       DEFINE_PER_CPU(spinlock_t, NAME)) written on that
 ///                       line keeps spinning
+///   -D keep_names=FILE  one name a line: names that only kept locks (and
+///                       the spinlock_t * declarations holding them) have
+///                       in the scanned configuration; a declaration of
+///                       that name, and an API call whose lock argument
+///                       ends in it (&x->NAME, &NAME, NAME, NAME(...)),
+///                       keep spinning: code under an #ifdef the scan's
+///                       configuration leaves out was not seen
 ///   -D raw=1            kept ones become raw_spinlock_t / raw_spin_*()
 ///   -D tree=DIR         tree root the paths are relative to (default: the
 ///                       current directory); also used to check that
@@ -221,6 +228,7 @@ QUALIFIERS = {"const", "volatile", "restrict", "__restrict", "__rcu",
 
 KEEP_SITES = set()    # (path, line, col1)
 KEEP_DECLS = set()    # (path, line, name)
+KEEP_NAMES = set()    # names only kept locks have
 USED_SITES = set()
 USED_DECLS = set()
 SEEN_FILES = {}      # rel path -> path as given
@@ -262,6 +270,14 @@ def lt_load_sites(fname):
 
 def lt_load_decls(fname):
     KEEP_DECLS.update(_read_list(fname, "name", "keep_decls"))
+
+
+def lt_load_names(fname):
+    with open(fname, encoding="utf-8", errors="replace") as f:
+        for l in f:
+            l = l.split("#", 1)[0].strip()
+            if l:
+                KEEP_NAMES.add(l)
 
 
 def lt_set_raw(v):
@@ -504,7 +520,7 @@ def decl_kept(rel, names, off, sf):
             lt_warn("%s:%d: declaration of %s mixes kept and converted "
                     "locks: all kept" % (rel, line, ", ".join(n for n, _ in names)))
         return True
-    return False
+    return bool(names) and all(n in KEEP_NAMES for (n, _) in names)
 
 
 # ---- decisions: "skip" | "keep" | "convert" ----
@@ -539,7 +555,41 @@ def site_decision(path, line, col0, name, func=None, sf=None):
         for (s, e) in sf.decl_index(rel)[1]:
             if s <= o < e:
                 return "keep"
+    elif KEEP_NAMES and lock_arg_name(sf, sf.off(line, col0) + len(name)) \
+            in KEEP_NAMES:
+        return "keep"
     return "convert"
+
+
+def lock_arg_name(sf, i):
+    """The name the first argument of the call whose name ends at offset
+    i ends in: &x->a.NAME, &NAME[i], NAME, NAME(...)."""
+    m = sf.masked
+    n = len(m)
+    while i < n and m[i] in WS:
+        i += 1
+    if i >= n or m[i] != "(":
+        return None
+    end = sf._skip_balanced(i + 1, min(n, i + 2000))
+    arg = m[i + 1:end].rstrip()
+    while arg.endswith("]") or arg.endswith(")"):
+        # an index or a call's arguments: the name before them
+        close = arg[-1]
+        opening = "[" if close == "]" else "("
+        depth = 0
+        for k in range(len(arg) - 1, -1, -1):
+            if arg[k] == close:
+                depth += 1
+            elif arg[k] == opening:
+                depth -= 1
+                if depth == 0:
+                    break
+        if close == ")" and not re.search(r"[A-Za-z_]\w*\s*$", arg[:k]):
+            arg = arg[k + 1:-1].rstrip()     # (x): a parenthesised lock
+            continue
+        arg = arg[:k].rstrip()
+    mm = re.search(r"([A-Za-z_]\w*)$", arg)
+    return mm.group(1) if mm else None
 
 
 def type_decision(path, line, col0, func=None, sf=None):
@@ -569,6 +619,8 @@ def named_decl_decision(path, line, col0, name, func=None):
         return "skip"
     if (rel, line, name) in KEEP_DECLS:
         USED_DECLS.add((rel, line, name))
+        return "keep"
+    if name in KEEP_NAMES:
         return "keep"
     return "convert"
 
@@ -770,6 +822,11 @@ lt_load_sites(keep_sites)
 keep_decls << virtual.keep_decls;
 @@
 lt_load_decls(keep_decls)
+
+@initialize:python@
+keep_names << virtual.keep_names;
+@@
+lt_load_names(keep_names)
 
 @initialize:python@
 raw << virtual.raw;

@@ -23,7 +23,7 @@ DEFINE_SPINLOCK, __SPIN_LOCK_UNLOCKED or spinlock_t (comments, string
 literals, ->/. members and declared names such as a field "spin_lock"
 excluded) is decided as spatch does, on the
 original text: keep_sites by path:line:col, keep_decls by the declared
-name, --raw for the kept ones.  Left alone: the lock implementation files
+name, keep_names by the name alone, --raw for the kept ones.  Left alone: the lock implementation files
 (EXCLUDE_FILES), the bodies of macros named in IMPL and the file-scope
 definitions and prototypes of functions named in IMPL (spin_needbreak(),
 __cond_resched_lock(), kref_put_lock(), ...).  Without --orig-root the
@@ -31,7 +31,8 @@ __cond_resched_lock(), kref_put_lock(), ...).  Without --orig-root the
 spatch.
 
 Usage (cwd = tree root, paths relative to it, as for spatch):
-  lock_t_text.py [--keep-sites F] [--keep-decls F] [--raw] [--tree DIR]
+  lock_t_text.py [--keep-sites F] [--keep-decls F] [--keep-names F] [--raw]
+                 [--tree DIR]
                  [--orig-root DIR] [--in-place | --diff] FILE...
 Without --in-place the converted text goes to stdout (one file) or, with
 --diff, a unified diff of every file.  Exit status 0; warnings on stderr.
@@ -265,6 +266,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--keep-sites")
     ap.add_argument("--keep-decls")
+    ap.add_argument("--keep-names")
     ap.add_argument("--raw", action="store_true")
     ap.add_argument("--tree")
     ap.add_argument("--orig-root")
@@ -279,6 +281,8 @@ def main():
         core["lt_load_sites"](a.keep_sites)
     if a.keep_decls:
         core["lt_load_decls"](a.keep_decls)
+    if a.keep_names:
+        core["lt_load_names"](a.keep_names)
     core["lt_set_raw"]("1" if a.raw else "0")
     core["lt_set_tree"](a.tree)
     for path in a.files:

@@ -26,8 +26,9 @@ struct conv {
 	const struct convert_opts *o;
 	struct scan *s;
 	const char *target;	/* the tree being written */
-	char *sites_path, *decls_path, *logs;
+	char *sites_path, *decls_path, *names_path, *logs;
 	struct strset keep_lines; /* "file:line" of every keep entry */
+	struct name *keep_names;  /* names only kept locks have */
 	struct cfile *files;
 	size_t nfiles;
 	size_t *todo;		/* batches of indexes into files */
@@ -41,6 +42,47 @@ struct conv {
 };
 
 /* ---- keep lists ---- */
+
+/* A set of names. */
+struct name {
+	char *s;
+	UT_hash_handle hh;
+};
+
+static struct name *name_find(struct name *set, const char *s, size_t n)
+{
+	struct name *e;
+
+	HASH_FIND(hh, set, s, n, e);
+	return e;
+}
+
+static void name_add(struct name **set, const char *s)
+{
+	struct name *e;
+
+	if (name_find(*set, s, strlen(s)))
+		return;
+	e = xcalloc(1, sizeof(*e));
+	e->s = xstrdup(s);
+	HASH_ADD_KEYPTR(hh, *set, e->s, strlen(e->s), e);
+}
+
+static void names_free(struct name **set)
+{
+	struct name *e, *tmp;
+
+	HASH_ITER(hh, *set, e, tmp) {
+		HASH_DEL(*set, e);
+		free(e->s);
+		free(e);
+	}
+}
+
+static int cmp_name(struct name *a, struct name *b)
+{
+	return strcmp(a->s, b->s);
+}
 
 static const char *last_name(const char *id)
 {
@@ -60,13 +102,53 @@ static void keep_line(struct conv *cv, const char *pos)
 	free(fl);
 }
 
+/*
+ * The names (of locks but locals, and of the spinlock_t * declarations
+ * that hold them) that only locks kept spinning have: a use or a
+ * declaration the scan did not see, under an #ifdef its configuration
+ * leaves out (the !CONFIG_MEMCG folio_lruvec_lock() takes
+ * &pgdat->__lruvec.lru_lock), is kept by its name.
+ */
+static struct name *kept_only_names(json_t *rep)
+{
+	struct name *kept = NULL, *other = NULL, **to, *e, *tmp;
+	json_t *l, *s;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(rep, "locks"), i, l) {
+		if (strcmp(json_str(l, "type"), "spinlock_t"))
+			continue;
+		to = strcmp(json_str(l, "verdict"), "must-spin") ? &other
+								  : &kept;
+		if (strcmp(json_str(l, "kind"), "local"))
+			name_add(to, last_name(json_str(l, "id")));
+		json_array_foreach(json_object_get(l, "slots"), j, s)
+			name_add(to, last_name(json_string_value(s)));
+	}
+	HASH_ITER(hh, kept, e, tmp) {
+		if (name_find(other, e->s, strlen(e->s))) {
+			HASH_DEL(kept, e);
+			free(e->s);
+			free(e);
+		}
+	}
+	names_free(&other);
+	HASH_SORT(kept, cmp_name);
+	return kept;
+}
+
 static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 {
 	json_t *must = json_object(), *decls_of = json_object(), *l, *s, *d;
-	struct sb sites = SB_INIT, decls = SB_INIT;
+	struct sb sites = SB_INIT, decls = SB_INIT, names = SB_INIT;
 	struct strset seen = { 0 };
+	struct name *e, *tmp;
 	size_t i, j;
 	int rc = 0;
+
+	cv->keep_names = kept_only_names(rep);
+	HASH_ITER(hh, cv->keep_names, e, tmp)
+		sb_addf(&names, "%s\n", e->s);
 
 	json_array_foreach(json_object_get(inv, "locks"), i, l)
 		json_object_set(decls_of, json_str(l, "id"), l);
@@ -115,11 +197,14 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	}
 	cv->sites_path = xasprintf("%s/keep.sites", cv->o->meta_dir);
 	cv->decls_path = xasprintf("%s/keep.decls", cv->o->meta_dir);
+	cv->names_path = xasprintf("%s/keep.names", cv->o->meta_dir);
 	if (write_file_atomic(cv->sites_path, sb_str(&sites), sites.len) < 0 ||
-	    write_file_atomic(cv->decls_path, sb_str(&decls), decls.len) < 0)
+	    write_file_atomic(cv->decls_path, sb_str(&decls), decls.len) < 0 ||
+	    write_file_atomic(cv->names_path, sb_str(&names), names.len) < 0)
 		rc = error("%s: %s", cv->o->meta_dir, strerror(errno));
 	sb_release(&sites);
 	sb_release(&decls);
+	sb_release(&names);
 	strset_free(&seen);
 	json_decref(must);
 	json_decref(decls_of);
@@ -180,18 +265,43 @@ static void rules_hash(struct conv *cv)
 	hasher_final(&h, cv->rules);
 }
 
-/* Key: rules, path, content, and the keep entries of this file. */
+/* The kept names written in @text, in order, into @h. */
+static void hash_kept_names(struct conv *cv, struct hasher *h,
+			    const char *text, size_t len)
+{
+	size_t i = 0, n;
+
+	while (i < len) {
+		if (!ident_char(text[i])) {
+			i++;
+			continue;
+		}
+		for (n = 0; i + n < len && ident_char(text[i + n]); n++)
+			;
+		if (name_find(cv->keep_names, text + i, n))
+			hasher_add(h, text + i, n + 1); /* and what follows */
+		i += n;
+	}
+}
+
+/*
+ * Key: rules, path, content, the keep entries of this file and the kept
+ * names it uses.
+ */
 static void file_key(struct conv *cv, struct cfile *f, const char *keep_sites,
 		     const char *keep_decls)
 {
 	struct hasher h;
 	char content[HASH_HEX], *path = xasprintf("%s/%s", cv->s->tree.root,
-						  f->rel);
-	size_t n = strlen(f->rel);
+						  f->rel), *text;
+	size_t n = strlen(f->rel), len;
 	const char *lists[] = { keep_sites, keep_decls }, *p;
 	unsigned i;
 
-	if (hash_file(path, content) < 0)
+	text = read_file(path, &len);
+	if (text)
+		hash_buf(text, len, content);
+	else
 		strcpy(content, "missing");
 	hasher_init(&h);
 	hasher_adds(&h, cv->rules);
@@ -201,7 +311,10 @@ static void file_key(struct conv *cv, struct cfile *f, const char *keep_sites,
 		for (p = lists[i]; p && (p = strstr(p, f->rel)); p += n)
 			if ((p == lists[i] || p[-1] == '\n') && p[n] == ':')
 				hasher_add(&h, p, strcspn(p, "\n"));
+	if (text)
+		hash_kept_names(cv, &h, text, len);
 	hasher_final(&h, f->key);
+	free(text);
 	free(path);
 }
 
@@ -289,6 +402,7 @@ static int batch_job(size_t b, void *data)
 	char *log = xasprintf("%s/batch-%zu.log", cv->logs, b);
 	char *dsites = xasprintf("keep_sites=%s", cv->sites_path);
 	char *ddecls = xasprintf("keep_decls=%s", cv->decls_path);
+	char *dnames = xasprintf("keep_names=%s", cv->names_path);
 	int rc, t = 0;
 
 	argv[n++] = cv->spatch;
@@ -304,6 +418,8 @@ static int batch_job(size_t b, void *data)
 	argv[n++] = dsites;
 	argv[n++] = "-D";
 	argv[n++] = ddecls;
+	argv[n++] = "-D";
+	argv[n++] = dnames;
 	if (cv->raw) {
 		argv[n++] = "-D";
 		argv[n++] = "raw=1";
@@ -314,6 +430,8 @@ static int batch_job(size_t b, void *data)
 	targv[t++] = cv->sites_path;
 	targv[t++] = "--keep-decls";
 	targv[t++] = cv->decls_path;
+	targv[t++] = "--keep-names";
+	targv[t++] = cv->names_path;
 	if (cv->raw)
 		targv[t++] = "--raw";
 	targv[t++] = "--orig-root";
@@ -1026,6 +1144,8 @@ out:
 	free(cv.spatch);
 	free(cv.sites_path);
 	free(cv.decls_path);
+	free(cv.names_path);
+	names_free(&cv.keep_names);
 	free(cv.logs);
 	strset_free(&cv.keep_lines);
 	json_decref(cv.leftover_list);

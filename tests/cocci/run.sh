@@ -10,6 +10,7 @@
 # directory (the scratch tree root):
 #   CASE.keep_sites   passed as -D keep_sites= / --keep-sites
 #   CASE.keep_decls   passed as -D keep_decls= / --keep-decls
+#   CASE.keep_names   passed as -D keep_names= / --keep-names
 #   CASE.opts         words: "raw" (-D raw=1 / --raw)
 #   CASE.stderr       the expected "lock_t: warning:" lines (sort -u)
 # Each case is also run a second time on its own .res ("idempotent:CASE"):
@@ -93,6 +94,11 @@ for case in "${cases[@]}"; do
 		cp "$here/$case.keep_decls" "$work/"
 		sopts+=(-D "keep_decls=$case.keep_decls")
 		dopts+=(--keep-decls "$case.keep_decls")
+	fi
+	if [ -f "$here/$case.keep_names" ]; then
+		cp "$here/$case.keep_names" "$work/"
+		sopts+=(-D "keep_names=$case.keep_names")
+		dopts+=(--keep-names "$case.keep_names")
 	fi
 	if [ -f "$here/$case.opts" ] && grep -qw raw "$here/$case.opts"; then
 		sopts+=(-D raw=1)

@@ -61,6 +61,13 @@ static void converted(void **state)
 	assert_non_null(strstr(t, "static raw_spinlock_t *shared_lock_of("));
 	assert_non_null(strstr(t, "raw_spinlock_t *lock = shared_lock_of("));
 	assert_non_null(strstr(t, "static void shared_count(lock_t *lock)"));
+	/* and under an #ifdef the scan's configuration leaves out */
+	assert_non_null(strstr(t, "#ifdef CONFIG_SHARED_DEBUG\nstatic "
+				  "raw_spinlock_t *shared_lock_of(int which);"));
+	assert_non_null(strstr(t, "\traw_spin_lock(&shared_partner_lock);\n"
+				  "\tshared_events[1]++;\n"
+				  "\traw_spin_unlock(&shared_partner_lock);\n"
+				  "\traw_spin_lock(shared_lock_of(0));"));
 	free(t);
 	t = file_of("include/linux/lock.h");
 	assert_non_null(strstr(t, "RT_SUBST"));
