@@ -351,12 +351,59 @@ static void build_acq(struct build *b, const struct flow_event *e)
 	strset_free(&ids);
 }
 
+/*
+ * Helpers the tree has for spinlock_t only: a lock used with one cannot
+ * keep spinning unless that code is rewritten, so it converts whatever
+ * its contexts say (a conflict, for review).  atomic_dec_and_raw_lock()
+ * came later than raw_spinlock_t.
+ */
+static bool has_no_raw_form(const struct prog *p, const char *api)
+{
+	static const char *const names[] = {
+		"cond_resched_lock", "spin_needbreak", "refcount_dec_and_lock",
+		"refcount_dec_and_lock_irqsave", NULL,
+	};
+	unsigned i;
+
+	if (!p->raw_dec_and_lock && (!strcmp(api, "atomic_dec_and_lock") ||
+				     !strcmp(api, "atomic_dec_and_lock_irqsave")))
+		return true;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(api, names[i]))
+			return true;
+	return false;
+}
+
+static void build_pin(struct build *b, const struct flow_event *e)
+{
+	const char *api = json_string_value(json_array_get(e->ev, 3));
+	const char *tgt = json_string_value(json_array_get(e->ev, 4));
+	struct strset ids = { 0 };
+	unsigned i;
+
+	if (!api || !tgt || !has_no_raw_form(b->c->p, api))
+		return;
+	prog_resolve(b->c->p, tgt, &ids);
+	for (i = 0; i < ids.n; i++) {
+		int l = lock_index(b->c, ids.v[i]);
+
+		if (l >= 0 && !b->c->locks[l].pin_api) {
+			b->c->locks[l].pin_api = api;
+			b->c->locks[l].pin_at =
+				json_string_value(json_array_get(e->ev, 5));
+		}
+	}
+	strset_free(&ids);
+}
+
 static int build_cb(const struct flow_event *e, void *ctx)
 {
-	if (!strcmp(e->kind, "call"))
+	if (!strcmp(e->kind, "call")) {
 		build_call(ctx, e);
-	else
+	} else {
 		build_acq(ctx, e);
+		build_pin(ctx, e);
+	}
 	return 0;
 }
 
@@ -439,6 +486,8 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		flow_run(p, c->funcs[i].f, build_cb, &b);
 		c->sleepy += c->funcs[i].sleeps;
 	}
+	for (i = 0; i < c->nlocks; i++)
+		c->locks[i].forced_convert |= c->locks[i].pin_api != NULL;
 	/* where each lock is held */
 	for (i = 0; i < c->nfuncs; i++) {
 		struct cl_func *f = &c->funcs[i];
@@ -499,17 +548,32 @@ static void on_spin(struct classify *c, unsigned lock)
 			rules[i]->on_spin(c, lock);
 }
 
+/* Already decided: spinning, or converted with the first conflict kept. */
+static bool decided(const struct cl_lock *l)
+{
+	return l->cls != CL_NONE || l->conflict != CL_NONE;
+}
+
+/*
+ * A lock forced to convert (a whitelist entry, a helper with no spinning
+ * form) does not spin; the first context that would have made it spin is
+ * kept as its conflict, for review.
+ */
 void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 		    int func, int acq, int outer)
 {
 	struct cl_lock *l = &c->locks[lock];
 
-	if (l->cls != CL_NONE || l->forced_convert)
+	if (decided(l))
 		return;
-	l->cls = cls;
 	l->by_func = func;
 	l->by_acq = acq;
 	l->outer = outer;
+	if (l->forced_convert) {
+		l->conflict = cls;
+		return;
+	}
+	l->cls = cls;
 	on_spin(c, lock);
 }
 
@@ -518,7 +582,7 @@ void spin_lock_shared(struct classify *c, unsigned lock, unsigned outer,
 {
 	struct cl_lock *l = &c->locks[lock];
 
-	if (l->cls != CL_NONE || l->forced_convert)
+	if (decided(l))
 		return;
 	l->by_slot = slot;
 	spin_lock_from(c, lock, CL_SHARED, -1, -1, outer);
@@ -529,7 +593,7 @@ void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
 {
 	struct cl_lock *l = &c->locks[lock];
 
-	if (l->cls != CL_NONE || l->forced_convert)
+	if (decided(l))
 		return;
 	l->why = xstrdup(why);
 	l->at = xstrdup(at ? at : "");
@@ -876,6 +940,11 @@ void classify_result(struct classify *c, unsigned lock, struct cl_result *r)
 	r->evidence = json_array();
 	if (!r->must_spin) {
 		r->confidence = l->nacqs ? "high" : "medium";
+		if (l->conflict != CL_NONE) {
+			r->conflict = l->conflict;
+			r->conflict_evidence = json_array();
+			lock_chain(c, lock, r->conflict_evidence, 0, &ptrs);
+		}
 		return;
 	}
 	lock_chain(c, lock, r->evidence, 0, &ptrs);

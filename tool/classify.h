@@ -118,6 +118,9 @@ struct cl_result {
 	enum lclass cls;
 	const char *confidence;	/* high, medium, low */
 	json_t *evidence;	/* array of steps, new reference */
+	/* forced to convert, but a context says it must spin: which, why */
+	enum lclass conflict;
+	json_t *conflict_evidence; /* new reference, or NULL */
 };
 void classify_result(struct classify *c, unsigned lock, struct cl_result *r);
 

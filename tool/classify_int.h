@@ -88,7 +88,11 @@ struct cl_lock {
 	unsigned *slots;	/* the slots that may hold it */
 	unsigned nslots, aslots;
 	char *why, *at;		/* seeded: raw, whitelist */
-	bool forced_convert;	/* a reviewer said it may sleep */
+	/* a reviewer said it may sleep, or it is pinned (below) */
+	bool forced_convert;
+	enum lclass conflict;	/* forced, but this context says spin */
+	/* used with a helper that has no spinning form, first at pin_at */
+	const char *pin_api, *pin_at;
 	struct cl_held *held_at;
 	unsigned nheld_at, aheld_at;
 	unsigned nacqs;

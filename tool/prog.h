@@ -84,6 +84,8 @@ struct prog {
 	/* resolution memo: target -> resolved set */
 	struct rmemo *memo;
 	unsigned nfiles;
+	/* the tree has atomic_dec_and_raw_lock() (set by the scan) */
+	bool raw_dec_and_lock;
 };
 
 void prog_init(struct prog *p);

@@ -24,7 +24,7 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 {
 	json_t *locks = json_array(), *by_class = json_object(), *rep, *sum;
 	json_t *wide;
-	unsigned i, must = 0;
+	unsigned i, must = 0, npinned = 0, nconflicts = 0;
 
 	for (i = 0; i < c->nlocks; i++) {
 		struct cl_result r;
@@ -38,8 +38,23 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			      r.must_spin ? "must-spin" : "convert", "class",
 			      class_name(r.cls), "confidence", r.confidence,
 			      "evidence", r.evidence);
-		if (c->locks[i].forced_convert)
+		if (c->locks[i].pin_api)
+			json_object_set_new(o, "pinned",
+					    json_pack("{ssss}", "api",
+						      c->locks[i].pin_api, "at",
+						      c->locks[i].pin_at));
+		else if (c->locks[i].forced_convert)
 			json_object_set_new(o, "whitelist", json_string("convert"));
+		if (r.conflict_evidence) {
+			json_object_set_new(o, "conflict",
+					    json_pack("{sssO}", "class",
+						      class_name(r.conflict),
+						      "evidence",
+						      r.conflict_evidence));
+			json_decref(r.conflict_evidence);
+			nconflicts++;
+		}
+		npinned += c->locks[i].pin_api != NULL;
 		if (c->locks[i].nslots) {
 			json_t *slots = json_array();
 			unsigned j;
@@ -69,6 +84,10 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 		"parse_failures", (int)jint(sum, "failed"), "parse_errors",
 		(int)jint(sum, "with_errors"));
 	json_object_set(json_object_get(rep, "summary"), "stale", c->stale);
+	json_object_set_new(json_object_get(rep, "summary"), "pinned",
+			    json_integer(npinned));
+	json_object_set_new(json_object_get(rep, "summary"), "conflicts",
+			    json_integer(nconflicts));
 	wide = classify_wide_calls(c);
 	json_object_set_new(json_object_get(rep, "summary"), "wide_calls",
 			    json_pack("{sisisi}", "max_fanout",
@@ -181,6 +200,10 @@ void report_text(json_t *rep, FILE *out)
 			     "context (wide_calls in classify.json)\n",
 			(int)jint(v, "max_fanout"), (int)jint(v, "not_followed"),
 			(int)jint(v, "in_atomic_context"));
+	fprintf(out, "  pinned (used with a helper that has no spinning "
+		     "form): %d; forced to convert against a context that "
+		     "says spin (conflict in classify.json, review): %d\n",
+		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"));
 	json_array_foreach(json_object_get(sum, "stale"), i, v)
 		fprintf(out, "  stale whitelist entry %s: %s\n", json_str(v, "where"),
 			json_str(v, "id"));

@@ -430,6 +430,7 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 	pool_catch_signals();
 	if (tree_open(&s->tree, o->kernel, o->arch) < 0)
 		return EXIT_INPUT;
+	s->prog.raw_dec_and_lock = s->tree.has_raw_dec_and_lock;
 	if (clang_load() < 0)
 		return EXIT_ENV;
 	s->tree.only = o->only;

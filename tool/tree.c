@@ -137,6 +137,8 @@ int tree_open(struct tree *t, const char *path, const char *arch)
 		     file_contains(t->root, "include/linux/spinlock_types.h",
 				   "raw_spinlock_t");
 	t->has_rt_subst = exists(t->root, "include/linux/spinlock_rt.h");
+	t->has_raw_dec_and_lock = file_contains(
+		t->root, "include/linux/spinlock.h", "atomic_dec_and_raw_lock");
 	t->kbuild = exists(t->root, "scripts/Makefile.build") &&
 		    exists(t->root, "scripts/kconfig");
 	t->is_git = exists(t->root, ".git");

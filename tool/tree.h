@@ -16,6 +16,7 @@ struct tree {
 	int ver[3];
 	bool has_raw;		/* raw_spinlock_t is a distinct spinning type */
 	bool has_rt_subst;	/* PREEMPT_RT substitutes spinlock_t */
+	bool has_raw_dec_and_lock; /* atomic_dec_and_raw_lock() */
 	bool kbuild;		/* a real kbuild tree (not a bare fixture) */
 	bool is_git;
 	const char *arch;	/* architecture folder scanned: "x86" */

@@ -114,6 +114,37 @@ static void chains(void **state)
 	json_decref(rep);
 }
 
+/*
+ * A lock handed to a helper with no spinning form converts; the context
+ * that says it must spin is kept as a conflict.  One without such a
+ * context has no conflict.
+ */
+static void pinned(void **state)
+{
+	json_t *rep = load_json("%s/out/classify.json", work), *l, *c, *ev;
+
+	(void)state;
+	l = lock_of(rep, "kernel/irqs_off.c:irqsoff_pinned_lock");
+	assert_string_equal(str(l, "verdict"), "convert");
+	assert_string_equal(str(json_object_get(l, "pinned"), "api"),
+			    "cond_resched_lock");
+	assert_string_equal(str(json_object_get(l, "pinned"), "at"),
+			    "kernel/irqs_off.c:88:2");
+	c = json_object_get(l, "conflict");
+	assert_string_equal(str(c, "class"), "irqs-off");
+	ev = json_object_get(c, "evidence");
+	assert_string_equal(str(json_array_get(ev, json_array_size(ev) - 1),
+				"at"),
+			    "kernel/irqs_off.c:79:2");
+	l = lock_of(rep, "struct mm_struct::page_table_lock");
+	assert_non_null(json_object_get(l, "pinned"));
+	assert_null(json_object_get(l, "conflict"));
+	assert_null(json_object_get(lock_of(rep, "kernel/irqs_off.c:"
+						 "irqsoff_save_lock"),
+				    "pinned"));
+	json_decref(rep);
+}
+
 static char *write_wl(const char *name, const char *text)
 {
 	char *p = xasprintf("%s/%s", work, name);
@@ -312,7 +343,7 @@ static void report_in_browser(void **state)
 	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_save_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "5 of 69 locks"));
+	assert_non_null(strstr(dom, "6 of 70 locks"));
 	free(dom);
 	free(p);
 }
@@ -322,6 +353,7 @@ int test_classify(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(chains),
+		cmocka_unit_test(pinned),
 		cmocka_unit_test(whitelist_errors),
 		cmocka_unit_test(wide_fields),
 		cmocka_unit_test(whitelist_applies),
