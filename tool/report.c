@@ -391,6 +391,14 @@ static const char html_script[] =
 	"let rows = rep.locks, key = 'id', asc = true;\n"
 	"function esc(s){return String(s).replace(/[&<>\"]/g,"
 	"c=>({'&':'&amp;','<':'&lt;','>':'&gt;','\"':'&quot;'}[c]));}\n"
+	"function chain(ev){return '<ol class=\"ev\">' + ev.map(s => '<li>' +"
+	" esc(s.text) + (s.at ? ' <code>' + esc(s.at) + '</code>' : '') +"
+	" '</li>').join('') + '</ol>';}\n"
+	"function notes(l){return (l.pinned ? '<p>pinned: handed to ' +"
+	" esc(l.pinned.api) + '() at <code>' + esc(l.pinned.at) + '</code>, "
+	"which has no spinning form</p>' : '') + (l.conflict ? '<p>conflict "
+	"(review): ' + esc(l.conflict.class) + '</p>' +"
+	" chain(l.conflict.evidence) : '');}\n"
 	"function render(){\n"
 	" const f = document.getElementById('filter').value.toLowerCase();\n"
 	" const v = document.getElementById('verdict').value;\n"
@@ -404,10 +412,8 @@ static const char html_script[] =
 	" '\">' + l.verdict + '</td><td>' + esc(l.class) + '</td><td>' +"
 	" esc(l.confidence) + '</td><td><a href=\"' + esc(rep.tree.root + '/' +"
 	" l.file) + '\">' + esc(l.file + ':' + l.line) + '</a></td><td"
-	" class=\"n\">' + l.sites + '</td><td><ol class=\"ev\">' +"
-	" l.evidence.map(s => '<li>' + esc(s.text) + (s.at ? ' <code>' +"
-	" esc(s.at) + '</code>' : '') + '</li>').join('') + '</ol></td></tr>')"
-	".join('');\n"
+	" class=\"n\">' + l.sites + '</td><td>' + chain(l.evidence) +"
+	" notes(l) + '</td></tr>').join('');\n"
 	" document.getElementById('count').textContent = shown.length + ' of ' +"
 	" rows.length + ' locks';\n"
 	"}\n"
@@ -438,10 +444,12 @@ char *report_html(json_t *rep)
 		     "spin</th><th>convert</th><th>whitelist entries</th>"
 		     "<th>stale entries</th><th>unresolved API sites</th>"
 		     "<th>files not parsed</th><th>files with errors</th>"
-		     "<th>wide indirect calls in atomic context</th></tr>\n");
+		     "<th>wide indirect calls in atomic context</th>"
+		     "<th>pinned</th><th>conflicts</th></tr>\n");
 	sb_addf(&sb, "<tr><td class=\"n\">%d</td><td class=\"n\">%d</td><td "
 		     "class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">"
 		     "%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
+		     "<td class=\"n\">%d</td><td class=\"n\">%d</td>"
 		     "<td class=\"n\">%d</td><td class=\"n\">%d</td></tr>"
 		     "</table>\n",
 		(int)jint(sum, "locks"), (int)jint(sum, "must_spin"),
@@ -450,7 +458,8 @@ char *report_html(json_t *rep)
 		(int)jint(sum, "unresolved_sites"),
 		(int)jint(sum, "parse_failures"), (int)jint(sum, "parse_errors"),
 		(int)jint(json_object_get(sum, "wide_calls"),
-			  "in_atomic_context"));
+			  "in_atomic_context"),
+		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"));
 	sb_adds(&sb, "<table id=\"classes\"><tr><th>class</th><th>locks</th></tr>\n");
 	json_object_foreach(json_object_get(sum, "by_class"), k, v) {
 		sb_adds(&sb, "<tr><td>");
