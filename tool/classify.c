@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "classify_int.h"
+#include "convert.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -182,13 +183,15 @@ static unsigned *dropped_ids(struct classify *c, const struct fstate *st,
 
 /*
  * A slot of the lock API itself (spin_needbreak()'s parameter) takes any
- * lock, and the lock implementation's own slots are not the tree's.
+ * lock, and one in a file the conversion leaves alone keeps its type
+ * (seqlock.h's seqcount_spinlock_t::lock, made by a macro that makes one
+ * such type for each lock type).
  */
 static bool slot_ignored(const struct pptr *slot)
 {
 	unsigned i;
 
-	if (is_lock_impl_file(slot->id) || has_prefix(slot->id, "kernel/locking/"))
+	if (convert_leaves_alone(slot->id))
 		return true;
 	for (i = 0; i < slot->to.n; i++) {
 		const char *t = slot->to.v[i], *name, *colon;

@@ -861,7 +861,7 @@ unsigned convert_leftovers(const char *rel, const char *t,
  * cocci/lock_t.cocci: seqlock_t and local_lock_t keep their spinlock_t)
  * and the user-space ABI headers.
  */
-static bool not_converted(const char *rel)
+bool convert_leaves_alone(const char *rel)
 {
 	static const char *const prefixes[] = {
 		"kernel/locking/", "lib/bucket_locks.c", "include/linux/seqlock.h",
@@ -888,7 +888,7 @@ static void collect_files(struct conv *cv)
 		const char *rel = i < t->ntus ? t->tus[i]
 					      : t->headers[i - t->ntus];
 
-		if (not_converted(rel))
+		if (convert_leaves_alone(rel))
 			continue;
 		if (i >= t->ntus && !tree_header_in_slice(t, rel))
 			continue;

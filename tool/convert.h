@@ -30,6 +30,9 @@ struct convert_opts {
 	bool quiet;
 };
 
+/* The lock implementation's files and the others it never changes. */
+bool convert_leaves_alone(const char *rel);
+
 /*
  * Returns an exit status; *result (schema in tool/SCHEMA.md) lists the
  * files whose text changed.
