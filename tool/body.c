@@ -552,6 +552,81 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData data)
 	return CXVisit_Continue;
 }
 
+/*
+ * Where the initialiser of @field is written in the body of macro @name or
+ * of the macros it uses (DECLARE_WAIT_QUEUE_HEAD() ->
+ * __WAIT_QUEUE_HEAD_INITIALIZER() -> ".lock = __SPIN_LOCK_UNLOCKED()"):
+ * the file, line and column of the API name, and the name.  The one after
+ * ".FIELD =" if there are several.
+ */
+static struct xfile *init_in_macro(struct xfn *f, const char *name,
+				   const char *field, unsigned *line,
+				   unsigned *col, char *api, size_t size,
+				   int depth)
+{
+	static const char *const apis[] = { "__SPIN_LOCK_UNLOCKED",
+					     "__RAW_SPIN_LOCK_UNLOCKED", NULL };
+	const struct xdef *d = find_macro(f->t, name);
+	const char *p, *end, *first = NULL, *q;
+	struct xfile *fi;
+	char word[128];
+	unsigned i, n;
+
+	if (!d || depth > 4)
+		return NULL;
+	p = d->file->data + d->offset;
+	end = d->file->data + d->end;
+	for (; p < end; p += n ? n : 1) {
+		n = 0;
+		while (p + n < end && ident_char(p[n]))
+			n++;
+		if (!n || (p > d->file->data && ident_char(p[-1])))
+			continue;
+		for (i = 0; apis[i]; i++) {
+			if (n != strlen(apis[i]) || memcmp(p, apis[i], n))
+				continue;
+			if (!first)
+				first = p;
+			/* ".FIELD =" before it */
+			for (q = p; q > d->file->data + d->offset &&
+				    (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '=');
+			     q--)
+				;
+			if (q - strlen(field) > d->file->data &&
+			    !memcmp(q - strlen(field), field, strlen(field)) &&
+			    q[-(int)strlen(field) - 1] == '.')
+				first = p;
+		}
+	}
+	if (first) {
+		snprintf(api, size, "%.*s", (int)strcspn(first, "( \t"), first);
+		*line = 1;
+		*col = 1;
+		for (q = d->file->data; q < first; q++) {
+			if (*q == '\n')
+				++*line, *col = 1;
+			else
+				++*col;
+		}
+		return d->file;
+	}
+	/* the macros this one uses */
+	for (p = d->file->data + d->offset; p < end; p += n ? n : 1) {
+		n = 0;
+		while (p + n < end && ident_char(p[n]) && n + 1 < sizeof(word))
+			n++;
+		if (!n || (p > d->file->data && ident_char(p[-1])) ||
+		    !(p[0] == '_' || (p[0] >= 'A' && p[0] <= 'Z')))
+			continue;
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		if (strcmp(word, name) &&
+		    (fi = init_in_macro(f, word, field, line, col, api, size,
+					depth + 1)))
+			return fi;
+	}
+	return NULL;
+}
+
 /* .lock = __SPIN_LOCK_UNLOCKED(x.lock) in a static initialiser */
 static void static_init(struct xfn *f, CXCursor field, CXCursor val,
 			const char *obj)
@@ -563,6 +638,17 @@ static void static_init(struct xfn *f, CXCursor field, CXCursor val,
 	const struct lock_api *api;
 
 	api = lock_api_find(ident_at(fi, off, written, sizeof(written)));
+	if (fi && !api && written[0]) {
+		/* a macro that expands to the initialiser */
+		CXString fs = clang_getCursorSpelling(field);
+		char macro[128];
+
+		snprintf(macro, sizeof(macro), "%s", written);
+		fi = init_in_macro(f, macro, clang_getCString(fs), &line, &col,
+				   written, sizeof(written), 0);
+		clang_disposeString(fs);
+		api = lock_api_find(written);
+	}
 	if (!fi || !api)
 		return;
 	id = field_identity(f->t, field);

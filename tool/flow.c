@@ -237,18 +237,38 @@ static void drop_inherited(struct frun *r, struct fstate *st, const char *t)
 }
 
 /*
- * A callee released @t on some paths only: a lock held here is held after
- * the call on some paths, no longer on all of them (clk_enable_unlock(),
- * which only counts down when the lock is taken recursively).
+ * A callee released @t on some paths only: a lock held here on every path
+ * is held after the call on some paths, no longer on all of them
+ * (clk_enable_unlock(), which only counts down when the lock is taken
+ * recursively).  One held here on some paths only was taken under the
+ * condition the callee releases it under, and is released: the pair
+ * rcu_nocb_lock_irqsave()/rcu_nocb_unlock_irqrestore() takes and drops
+ * ->nocb_lock only for an offloaded CPU, and nothing after it runs under
+ * the lock.  A lock not held here is the caller's, released on some paths.
  */
 static void may_release(struct frun *r, struct fstate *st, const char *t)
 {
-	unsigned i;
+	unsigned i = 0, n = st->nheld;
 
-	for (i = 0; i < st->nheld; i++)
-		if (!strcmp(st->held[i].target, t) ||
-		    (r->p && same_lock(r->p, t, st->held[i].target)))
-			st->held[i].must = false;
+	while (i < st->nheld) {
+		struct held *h = &st->held[i];
+
+		if (strcmp(h->target, t) &&
+		    !(r->p && same_lock(r->p, t, h->target))) {
+			i++;
+		} else if (h->must) {
+			h->must = false;
+			i++;
+		} else {
+			st_del(st, h->target);
+		}
+	}
+	/*
+	 * not held here: the caller's, which this function too releases on
+	 * some paths (rdp_offload_toggle() through rcu_nocb_unlock_irqrestore())
+	 */
+	if (n == st->nheld && !st_holds(st, t) && strncmp(t, "U:", 2))
+		strset_add(&r->dropped_any, t);
 }
 
 static void do_lock(struct frun *r, json_t *ev, struct fstate *st)

@@ -61,6 +61,8 @@ static void converted(void **state)
 	assert_non_null(strstr(t, "static raw_spinlock_t *shared_lock_of("));
 	assert_non_null(strstr(t, "raw_spinlock_t *lock = shared_lock_of("));
 	assert_non_null(strstr(t, "static void shared_count(lock_t *lock)"));
+	/* the initialiser a macro's macro writes */
+	assert_non_null(strstr(t, ".lock	= __RAW_SPIN_LOCK_UNLOCKED(name.lock) }"));
 	/* and under an #ifdef the scan's configuration leaves out */
 	assert_non_null(strstr(t, "#ifdef CONFIG_SHARED_DEBUG\nstatic "
 				  "raw_spinlock_t *shared_lock_of(int which);"));
