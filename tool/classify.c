@@ -399,6 +399,44 @@ static void build_pin(struct build *b, const struct flow_event *e)
 	strset_free(&ids);
 }
 
+/*
+ * A pin holds for every lock a spinlock_t * declaration ties to a pinned
+ * one (they have one type): struct page::ptl, handed to spin_needbreak(),
+ * pins mm_struct::page_table_lock, which pte_lockptr() returns too.
+ */
+static void spread_pins(struct classify *c)
+{
+	unsigned *queue = xcalloc(c->nlocks + 1, sizeof(unsigned));
+	unsigned head = 0, tail = 0, i, j, k;
+
+	for (i = 0; i < c->nlocks; i++) {
+		c->locks[i].pin_by = c->locks[i].pin_slot = -1;
+		if (c->locks[i].pin_api)
+			queue[tail++] = i;
+	}
+	while (head < tail) {
+		struct cl_lock *l = &c->locks[queue[head++]];
+
+		l->forced_convert = true;
+		for (j = 0; j < l->nslots; j++) {
+			const struct cl_slot *s = &c->slots[l->slots[j]];
+
+			for (k = 0; k < s->nlocks; k++) {
+				struct cl_lock *m = &c->locks[s->locks[k]];
+
+				if (m->pin_api)
+					continue;
+				m->pin_api = l->pin_api;
+				m->pin_at = l->pin_at;
+				m->pin_by = l - c->locks;
+				m->pin_slot = l->slots[j];
+				queue[tail++] = s->locks[k];
+			}
+		}
+	}
+	free(queue);
+}
+
 static int build_cb(const struct flow_event *e, void *ctx)
 {
 	if (!strcmp(e->kind, "call")) {
@@ -489,8 +527,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		flow_run(p, c->funcs[i].f, build_cb, &b);
 		c->sleepy += c->funcs[i].sleeps;
 	}
-	for (i = 0; i < c->nlocks; i++)
-		c->locks[i].forced_convert |= c->locks[i].pin_api != NULL;
+	spread_pins(c);
 	/* where each lock is held */
 	for (i = 0; i < c->nfuncs; i++) {
 		struct cl_func *f = &c->funcs[i];

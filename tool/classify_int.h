@@ -91,8 +91,12 @@ struct cl_lock {
 	/* a reviewer said it may sleep, or it is pinned (below) */
 	bool forced_convert;
 	enum lclass conflict;	/* forced, but this context says spin */
-	/* used with a helper that has no spinning form, first at pin_at */
+	/*
+	 * used with a helper that has no spinning form, first at pin_at, or
+	 * sharing slot pin_slot with lock pin_by, which is (-1: neither)
+	 */
 	const char *pin_api, *pin_at;
+	int pin_by, pin_slot;
 	struct cl_held *held_at;
 	unsigned nheld_at, aheld_at;
 	unsigned nacqs;

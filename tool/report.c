@@ -38,11 +38,20 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			      r.must_spin ? "must-spin" : "convert", "class",
 			      class_name(r.cls), "confidence", r.confidence,
 			      "evidence", r.evidence);
-		if (c->locks[i].pin_api)
-			json_object_set_new(o, "pinned",
-					    json_pack("{ssss}", "api",
-						      c->locks[i].pin_api, "at",
-						      c->locks[i].pin_at));
+		if (c->locks[i].pin_api) {
+			json_t *pin = json_pack("{ssss}", "api",
+						c->locks[i].pin_api, "at",
+						c->locks[i].pin_at);
+
+			if (c->locks[i].pin_by >= 0)
+				json_object_set_new(
+					pin, "by",
+					json_pack("{ssss}", "lock",
+						  c->locks[c->locks[i].pin_by].l->id,
+						  "slot",
+						  c->slots[c->locks[i].pin_slot].id));
+			json_object_set_new(o, "pinned", pin);
+		}
 		else if (c->locks[i].forced_convert)
 			json_object_set_new(o, "whitelist", json_string("convert"));
 		if (r.conflict_evidence) {
@@ -394,7 +403,9 @@ static const char html_script[] =
 	"function chain(ev){return '<ol class=\"ev\">' + ev.map(s => '<li>' +"
 	" esc(s.text) + (s.at ? ' <code>' + esc(s.at) + '</code>' : '') +"
 	" '</li>').join('') + '</ol>';}\n"
-	"function notes(l){return (l.pinned ? '<p>pinned: handed to ' +"
+	"function notes(l){return (l.pinned ? '<p>pinned: ' + (l.pinned.by ?"
+	" 'shares <code>' + esc(l.pinned.by.slot) + '</code> with ' +"
+	" esc(l.pinned.by.lock) + ', which is ' : '') + 'handed to ' +"
 	" esc(l.pinned.api) + '() at <code>' + esc(l.pinned.at) + '</code>, "
 	"which has no spinning form</p>' : '') + (l.conflict ? '<p>conflict "
 	"(review): ' + esc(l.conflict.class) + '</p>' +"

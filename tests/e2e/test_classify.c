@@ -136,6 +136,15 @@ static void pinned(void **state)
 	assert_string_equal(str(json_array_get(ev, json_array_size(ev) - 1),
 				"at"),
 			    "kernel/irqs_off.c:79:2");
+	/* and one that shares a spinlock_t * with a pinned lock */
+	l = lock_of(rep, "kernel/lock_shared.c:shared_pinned_partner_lock");
+	assert_string_equal(str(l, "verdict"), "convert");
+	c = json_object_get(json_object_get(l, "pinned"), "by");
+	assert_string_equal(str(c, "lock"), "kernel/lock_shared.c:shared_pinned_lock");
+	assert_string_equal(str(c, "slot"),
+			    "kernel/lock_shared.c:117:shared_pin_of");
+	assert_string_equal(str(json_object_get(l, "conflict"), "class"),
+			    "irqs-off");
 	l = lock_of(rep, "struct mm_struct::page_table_lock");
 	assert_non_null(json_object_get(l, "pinned"));
 	assert_null(json_object_get(l, "conflict"));
@@ -343,7 +352,7 @@ static void report_in_browser(void **state)
 	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_save_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "6 of 73 locks"));
+	assert_non_null(strstr(dom, "6 of 75 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));
