@@ -131,6 +131,51 @@ static bool lock_operand(CXCursor call, CXCursor *out)
 	return s.ok;
 }
 
+/* The next identifier in [p, end) that is not inside a longer one. */
+static const char *next_ident(const char *start, const char *p,
+			      const char *end, size_t *n)
+{
+	for (; p < end; p++) {
+		if (!ident_char(*p) || (p > start && ident_char(p[-1])))
+			continue;
+		for (*n = 0; p + *n < end && ident_char(p[*n]); ++*n)
+			;
+		return p;
+	}
+	return NULL;
+}
+
+/*
+ * The macro whose body writes @api, @name itself or one of the macros it
+ * uses (pcpu_spin_unlock_irqrestore() -> pcpu_spin_unlock() ->
+ * spin_unlock()), and where.
+ */
+static const struct xdef *api_in_macro(struct xtu *t, const char *name,
+				       const char *api, unsigned *line,
+				       unsigned *col, int depth)
+{
+	const struct xdef *d = find_macro(t, name), *in;
+	const char *data, *p, *end;
+	char word[128];
+	size_t n;
+
+	if (!d || depth > 4)
+		return NULL;
+	if (macro_word_pos(d, api, line, col))
+		return d;
+	data = d->file->data;
+	end = data + d->end;
+	for (p = data + d->offset; (p = next_ident(data, p, end, &n)); p += n) {
+		if (n >= sizeof(word))
+			continue;
+		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		if (strcmp(word, name) &&
+		    (in = api_in_macro(t, word, api, line, col, depth + 1)))
+			return in;
+	}
+	return NULL;
+}
+
 /* Where the API name is written: in the file, or in a user macro's body. */
 static json_t *site_at(struct xfn *f, struct xfile *fi, unsigned line,
 		       unsigned col, const char *written, const char *api)
@@ -138,8 +183,8 @@ static json_t *site_at(struct xfn *f, struct xfile *fi, unsigned line,
 	const struct xdef *d;
 	unsigned l, c;
 
-	if (strcmp(written, api) && (d = find_macro(f->t, written)) &&
-	    macro_word_pos(d, api, &l, &c))
+	if (strcmp(written, api) &&
+	    (d = api_in_macro(f->t, written, api, &l, &c, 0)))
 		return json_sprintf("%s:%u:%u", d->file->rel, l, c);
 	return json_sprintf("%s:%u:%u", fi->rel, line, col);
 }
@@ -570,20 +615,16 @@ static struct xfile *init_in_macro(struct xfn *f, const char *name,
 	const char *p, *end, *first = NULL, *q;
 	struct xfile *fi;
 	char word[128];
-	unsigned i, n;
+	size_t len;
+	unsigned i;
 
 	if (!d || depth > 4)
 		return NULL;
 	p = d->file->data + d->offset;
 	end = d->file->data + d->end;
-	for (; p < end; p += n ? n : 1) {
-		n = 0;
-		while (p + n < end && ident_char(p[n]))
-			n++;
-		if (!n || (p > d->file->data && ident_char(p[-1])))
-			continue;
+	for (; (p = next_ident(d->file->data, p, end, &len)); p += len) {
 		for (i = 0; apis[i]; i++) {
-			if (n != strlen(apis[i]) || memcmp(p, apis[i], n))
+			if (len != strlen(apis[i]) || memcmp(p, apis[i], len))
 				continue;
 			if (!first)
 				first = p;
@@ -600,25 +641,15 @@ static struct xfile *init_in_macro(struct xfn *f, const char *name,
 	}
 	if (first) {
 		snprintf(api, size, "%.*s", (int)strcspn(first, "( \t"), first);
-		*line = 1;
-		*col = 1;
-		for (q = d->file->data; q < first; q++) {
-			if (*q == '\n')
-				++*line, *col = 1;
-			else
-				++*col;
-		}
+		offset_linecol(d->file, first - d->file->data, line, col);
 		return d->file;
 	}
 	/* the macros this one uses */
-	for (p = d->file->data + d->offset; p < end; p += n ? n : 1) {
-		n = 0;
-		while (p + n < end && ident_char(p[n]) && n + 1 < sizeof(word))
-			n++;
-		if (!n || (p > d->file->data && ident_char(p[-1])) ||
-		    !(p[0] == '_' || (p[0] >= 'A' && p[0] <= 'Z')))
+	for (p = d->file->data + d->offset;
+	     (p = next_ident(d->file->data, p, end, &len)); p += len) {
+		if (len >= sizeof(word))
 			continue;
-		snprintf(word, sizeof(word), "%.*s", (int)n, p);
+		snprintf(word, sizeof(word), "%.*s", (int)len, p);
 		if (strcmp(word, name) &&
 		    (fi = init_in_macro(f, word, field, line, col, api, size,
 					depth + 1)))

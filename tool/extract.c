@@ -279,10 +279,25 @@ const struct xdef *find_macro(struct xtu *t, const char *name)
 	return d;
 }
 
+void offset_linecol(const struct xfile *fi, size_t off, unsigned *line,
+		    unsigned *col)
+{
+	const char *q;
+
+	*line = 1;
+	*col = 1;
+	for (q = fi->data; q < fi->data + off; q++) {
+		if (*q == '\n')
+			++*line, *col = 1;
+		else
+			++*col;
+	}
+}
+
 bool macro_word_pos(const struct xdef *d, const char *word, unsigned *line,
 		    unsigned *col)
 {
-	const char *data = d->file->data, *end = data + d->end, *p, *q;
+	const char *data = d->file->data, *end = data + d->end, *p;
 	size_t n = strlen(word);
 
 	for (p = data + d->offset; (p = memmem(p, end - p, word, n)); p += n) {
@@ -290,14 +305,7 @@ bool macro_word_pos(const struct xdef *d, const char *word, unsigned *line,
 			continue;
 		if (p > data && ident_char(p[-1]))
 			continue;
-		*line = 1;
-		*col = 1;
-		for (q = data; q < p; q++) {
-			if (*q == '\n')
-				++*line, *col = 1;
-			else
-				++*col;
-		}
+		offset_linecol(d->file, p - data, line, col);
 		return true;
 	}
 	return false;

@@ -63,6 +63,9 @@ static void converted(void **state)
 	assert_non_null(strstr(t, "static void shared_count(lock_t *lock)"));
 	/* the initialiser a macro's macro writes */
 	assert_non_null(strstr(t, ".lock	= __RAW_SPIN_LOCK_UNLOCKED(name.lock) }"));
+	/* the unlock a macro's macro writes */
+	assert_non_null(strstr(t, "#define shared_do_unlock(ptr, member)\t"
+				  "raw_spin_unlock(&(ptr)->member)"));
 	/* and under an #ifdef the scan's configuration leaves out */
 	assert_non_null(strstr(t, "#ifdef CONFIG_SHARED_DEBUG\nstatic "
 				  "raw_spinlock_t *shared_lock_of(int which);"));
