@@ -234,6 +234,39 @@ static void refcounted_unlock(void **state)
 	prog_free(&p);
 }
 
+/*
+ * rcu_nocb_lock_irqsave()/rcu_nocb_unlock_irqrestore(): taken on some
+ * paths, released on some paths by a callee (here through another one,
+ * as rdp_offload_toggle() does): not held after the release.  One held
+ * on every path stays "may be held" (refcounted_unlock()).
+ */
+static void conditional_pair(void **state)
+{
+	struct prog p;
+	struct seen s;
+
+	(void)state;
+	prog_init(&p);
+	load(&p, "[{\"id\": \"unlock_n\", \"ir\": ["
+		 "[\"if\", [[\"lock\", 1, \"release\", \"spin_unlock\", "
+		 "\"L:N\", \"a\"]], []]]},"
+		 "{\"id\": \"toggle\", \"ir\": ["
+		 "[\"call\", 2, \"unlock_n\", []]]},"
+		 "{\"id\": \"user\", \"ir\": ["
+		 "[\"if\", [[\"lock\", 3, \"acquire\", \"spin_lock\", "
+		 "\"L:N\", \"a\"]], []],"
+		 "[\"call\", 4, \"toggle\", []],"
+		 "[\"lock\", 5, \"acquire\", \"spin_lock\", \"L:O\", \"a\"],"
+		 "[\"lock\", 6, \"release\", \"spin_unlock\", \"L:O\", \"a\"]]}]");
+	prog_link(&p);
+	assert_true(strset_has(&prog_func(&p, "unlock_n")->may_release, "L:N"));
+	assert_true(strset_has(&prog_func(&p, "toggle")->may_release, "L:N"));
+	s = run(&p, "user");
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.held[1], "");	/* O: not under N */
+	prog_free(&p);
+}
+
 static void control_flow(void **state)
 {
 	struct prog p;
@@ -328,6 +361,7 @@ int test_flow(void)
 		cmocka_unit_test(callers_lock_dropped),
 		cmocka_unit_test(forever_loop),
 		cmocka_unit_test(refcounted_unlock),
+		cmocka_unit_test(conditional_pair),
 		cmocka_unit_test(summaries_recomputed),
 		cmocka_unit_test(control_flow),
 		cmocka_unit_test(resolution),
