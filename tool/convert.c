@@ -107,24 +107,36 @@ static void keep_line(struct conv *cv, const char *pos)
  * that hold them) that only locks kept spinning have: a use or a
  * declaration the scan did not see, under an #ifdef its configuration
  * leaves out (the !CONFIG_MEMCG folio_lruvec_lock() takes
- * &pgdat->__lruvec.lru_lock), is kept by its name.
+ * &pgdat->__lruvec.lru_lock), is kept by its name.  A spinlock_t *
+ * declaration the scan saw and no kept lock flows into blocks its name
+ * (shadow_lru_isolate()'s parameter lru_lock).
  */
-static struct name *kept_only_names(json_t *rep)
+static struct name *kept_only_names(json_t *rep, struct prog *p)
 {
-	struct name *kept = NULL, *other = NULL, **to, *e, *tmp;
+	struct name *kept = NULL, *other = NULL, *kept_slots = NULL, **to, *e,
+		    *tmp;
+	struct pptr *slot, *stmp;
 	json_t *l, *s;
 	size_t i, j;
 
 	json_array_foreach(json_object_get(rep, "locks"), i, l) {
+		bool spins = !strcmp(json_str(l, "verdict"), "must-spin");
+
 		if (strcmp(json_str(l, "type"), "spinlock_t"))
 			continue;
-		to = strcmp(json_str(l, "verdict"), "must-spin") ? &other
-								  : &kept;
+		to = spins ? &kept : &other;
 		if (strcmp(json_str(l, "kind"), "local"))
 			name_add(to, last_name(json_str(l, "id")));
-		json_array_foreach(json_object_get(l, "slots"), j, s)
+		json_array_foreach(json_object_get(l, "slots"), j, s) {
 			name_add(to, last_name(json_string_value(s)));
+			if (spins)
+				name_add(&kept_slots, json_string_value(s));
+		}
 	}
+	HASH_ITER(hh, p->slots, slot, stmp)
+		if (!name_find(kept_slots, slot->id, strlen(slot->id)))
+			name_add(&other, last_name(slot->id));
+	names_free(&kept_slots);
 	HASH_ITER(hh, kept, e, tmp) {
 		if (name_find(other, e->s, strlen(e->s))) {
 			HASH_DEL(kept, e);
@@ -146,7 +158,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	size_t i, j;
 	int rc = 0;
 
-	cv->keep_names = kept_only_names(rep);
+	cv->keep_names = kept_only_names(rep, &cv->s->prog);
 	HASH_ITER(hh, cv->keep_names, e, tmp)
 		sb_addf(&names, "%s\n", e->s);
 

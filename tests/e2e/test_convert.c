@@ -66,6 +66,9 @@ static void converted(void **state)
 	/* the unlock a macro's macro writes */
 	assert_non_null(strstr(t, "#define shared_do_unlock(ptr, member)\t"
 				  "raw_spin_unlock(&(ptr)->member)"));
+	/* a parameter named like a kept lock that holds none */
+	assert_non_null(strstr(t, "static void shared_walk_one(lock_t "
+				  "*shared_irqsoff_lock)"));
 	/* and under an #ifdef the scan's configuration leaves out */
 	assert_non_null(strstr(t, "#ifdef CONFIG_SHARED_DEBUG\nstatic "
 				  "raw_spinlock_t *shared_lock_of(int which);"));
