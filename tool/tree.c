@@ -159,8 +159,40 @@ struct walk {
 	struct tree *t;
 	char **tus, **hdrs;
 	size_t ntus, atus, nhdrs, ahdrs;
+	char **incl;		/* .c files another .c file includes */
+	size_t nincl, aincl;
 	struct sb path;
 };
+
+/*
+ * The .c files @rel includes by a plain name ("#include \"rt.c\"" in
+ * kernel/sched/build_policy.c): they are compiled as part of it, not on
+ * their own.  Returns how many.
+ */
+static size_t included_c_files(struct walk *w, const char *rel,
+			       const char *data, size_t len)
+{
+	const char *p = data, *end = data + len, *q, *name;
+	const char *slash = strrchr(rel, '/');
+	size_t n = 0;
+
+	while ((p = memmem(p, end - p, "#include \"", 10))) {
+		name = p += 10;
+		q = memchr(p, '"', end - p);
+		if (!q || memchr(p, '\n', q - p))
+			continue;
+		if (q - name > 2 && !memcmp(q - 2, ".c", 2) &&
+		    !memchr(name, '/', q - name)) {
+			ALLOC_GROW(w->incl, w->nincl, w->aincl);
+			w->incl[w->nincl++] =
+				xasprintf("%.*s%.*s", slash ? (int)(slash - rel + 1) : 0,
+					  rel, (int)(q - name), name);
+			n++;
+		}
+		p = q;
+	}
+	return n;
+}
 
 static bool skip_dir(struct walk *w, const char *rel, const char *name)
 {
@@ -239,7 +271,8 @@ static void consider(struct walk *w, const char *rel, size_t rellen)
 		skip(w->t, rel, strerror(errno));
 		return;
 	}
-	if (prefilter_match(data, len)) {
+	if (prefilter_match(data, len) ||
+	    (c && included_c_files(w, rel, data, len))) {
 		if (c && (!w->t->only || in_only(w->t->only, rel))) {
 			ALLOC_GROW(w->tus, w->ntus, w->atus);
 			w->tus[w->ntus++] = xstrndup(rel, rellen);
@@ -301,6 +334,33 @@ static int cmp_skip(const void *a, const void *b)
 		      ((const struct tree_skip *)b)->path);
 }
 
+/*
+ * An included .c file is parsed as part of the file that includes it, as
+ * kbuild compiles it, and its facts are claimed like a header's: alone it
+ * does not parse (kernel/sched/rt.c needs sched.h from build_policy.c).
+ */
+static void move_included(struct walk *w)
+{
+	size_t i, j, k;
+
+	qsort(w->incl, w->nincl, sizeof(char *), cmp_str);
+	for (i = j = 0; i < w->ntus; i++) {
+		char *tu = w->tus[i];
+
+		if (w->nincl && bsearch(&tu, w->incl, w->nincl, sizeof(char *),
+					cmp_str)) {
+			ALLOC_GROW(w->hdrs, w->nhdrs, w->ahdrs);
+			w->hdrs[w->nhdrs++] = tu;
+		} else {
+			w->tus[j++] = tu;
+		}
+	}
+	w->ntus = j;
+	for (k = 0; k < w->nincl; k++)
+		free(w->incl[k]);
+	free(w->incl);
+}
+
 int tree_prefilter(struct tree *t)
 {
 	struct walk w = { .t = t };
@@ -308,6 +368,7 @@ int tree_prefilter(struct tree *t)
 	sb_adds(&w.path, t->root);
 	walk_dir(&w, strlen(t->root));
 	sb_release(&w.path);
+	move_included(&w);
 	if (w.ntus)
 		qsort(w.tus, w.ntus, sizeof(char *), cmp_str);
 	if (w.nhdrs)

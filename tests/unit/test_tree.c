@@ -112,6 +112,20 @@ static void prefilter(void **state)
 	tree_release(&t);
 	assert_true(prefilter_match("x spinlock_t y", 14));
 	assert_false(prefilter_match("mutex_lock(&m);", 15));
+	/*
+	 * a .c file another one includes is parsed as part of it, as kbuild
+	 * compiles it: the includer is a TU, the included one a header
+	 */
+	put("kernel/sched/build_policy.c", "#include \"sched.h\"\n"
+					   "#include \"rt.c\"\n");
+	put("kernel/sched/rt.c", "void f(struct rq *rq) { spin_lock(&l); }\n");
+	assert_int_equal(tree_open(&t, dir, "x86"), 0);
+	assert_int_equal(tree_prefilter(&t), 0);
+	assert_int_equal(t.ntus, 5);
+	assert_string_equal(t.tus[4], "kernel/sched/build_policy.c");
+	assert_int_equal(t.nheaders, 3);
+	assert_string_equal(t.headers[2], "kernel/sched/rt.c");
+	tree_release(&t);
 }
 
 /* What the configuration builds, from the Makefiles and the .config. */
