@@ -23,9 +23,11 @@
 ///                       the spinlock_t * declarations holding them) have
 ///                       in the scanned configuration; a declaration of
 ///                       that name, and an API call whose lock argument
-///                       ends in it (&x->NAME, &NAME, NAME, NAME(...)),
-///                       keep spinning: code under an #ifdef the scan's
-///                       configuration leaves out was not seen
+///                       ends in it (&NAME, NAME, NAME(...)), keep
+///                       spinning; ".NAME": a field only kept locks have,
+///                       for field declarations and &x->NAME, x.NAME.
+///                       Code under an #ifdef the scan's configuration
+///                       leaves out was not seen
 ///   -D raw=1            kept ones become raw_spinlock_t / raw_spin_*()
 ///   -D tree=DIR         tree root the paths are relative to (default: the
 ///                       current directory); also used to check that
@@ -229,6 +231,7 @@ QUALIFIERS = {"const", "volatile", "restrict", "__restrict", "__rcu",
 KEEP_SITES = set()    # (path, line, col1)
 KEEP_DECLS = set()    # (path, line, name)
 KEEP_NAMES = set()    # names only kept locks have
+KEEP_MEMBERS = set()  # fields only kept locks have
 USED_SITES = set()
 USED_DECLS = set()
 SEEN_FILES = {}      # rel path -> path as given
@@ -276,7 +279,9 @@ def lt_load_names(fname):
     with open(fname, encoding="utf-8", errors="replace") as f:
         for l in f:
             l = l.split("#", 1)[0].strip()
-            if l:
+            if l.startswith("."):
+                KEEP_MEMBERS.add(l[1:])
+            elif l:
                 KEEP_NAMES.add(l)
 
 
@@ -384,6 +389,27 @@ class SrcFile(object):
     def linecol(self, off):
         i = bisect.bisect_right(self.starts, off) - 1
         return i + 1, off - self.starts[i]
+
+    def in_record(self, off):
+        """Is offset off inside a struct or union body (a field)?"""
+        m = self.masked
+        depth = 0
+        i = off - 1
+        while i >= 0:
+            c = m[i]
+            if c == "}":
+                depth += 1
+            elif c == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+            i -= 1
+        if i < 0:
+            return False
+        head = m[max(0, i - 300):i]
+        head = re.split(r"[;{}]", head)[-1]
+        return re.search(r"\b(struct|union)\b", head) is not None and \
+            ")" not in head and "=" not in head
 
     # -- declarators of the spinlock_t token that ends at offset o --
     def _skip_ws(self, i, lim):
@@ -520,7 +546,8 @@ def decl_kept(rel, names, off, sf):
             lt_warn("%s:%d: declaration of %s mixes kept and converted "
                     "locks: all kept" % (rel, line, ", ".join(n for n, _ in names)))
         return True
-    return bool(names) and all(n in KEEP_NAMES for (n, _) in names)
+    kept = KEEP_MEMBERS if sf.in_record(off) else KEEP_NAMES
+    return bool(names) and all(n in kept for (n, _) in names)
 
 
 # ---- decisions: "skip" | "keep" | "convert" ----
@@ -555,21 +582,23 @@ def site_decision(path, line, col0, name, func=None, sf=None):
         for (s, e) in sf.decl_index(rel)[1]:
             if s <= o < e:
                 return "keep"
-    elif KEEP_NAMES and lock_arg_name(sf, sf.off(line, col0) + len(name)) \
-            in KEEP_NAMES:
-        return "keep"
+    else:
+        arg, member = lock_arg_name(sf, sf.off(line, col0) + len(name))
+        if arg in (KEEP_MEMBERS if member else KEEP_NAMES):
+            return "keep"
     return "convert"
 
 
 def lock_arg_name(sf, i):
-    """The name the first argument of the call whose name ends at offset
-    i ends in: &x->a.NAME, &NAME[i], NAME, NAME(...)."""
+    """(NAME, member?): the name the first argument of the call whose name
+    ends at offset i ends in: &x->a.NAME (a member), &NAME[i], NAME,
+    NAME(...)."""
     m = sf.masked
     n = len(m)
     while i < n and m[i] in WS:
         i += 1
     if i >= n or m[i] != "(":
-        return None
+        return None, False
     end = sf._skip_balanced(i + 1, min(n, i + 2000))
     arg = m[i + 1:end].rstrip()
     while arg.endswith("]") or arg.endswith(")"):
@@ -588,8 +617,10 @@ def lock_arg_name(sf, i):
             arg = arg[k + 1:-1].rstrip()     # (x): a parenthesised lock
             continue
         arg = arg[:k].rstrip()
-    mm = re.search(r"([A-Za-z_]\w*)$", arg)
-    return mm.group(1) if mm else None
+    mm = re.search(r"(\.|->)?\s*([A-Za-z_]\w*)$", arg)
+    if not mm:
+        return None, False
+    return mm.group(2), mm.group(1) is not None
 
 
 def type_decision(path, line, col0, func=None, sf=None):

@@ -102,33 +102,63 @@ static void keep_line(struct conv *cv, const char *pos)
 	free(fl);
 }
 
+/* Drop from @set the names in @other. */
+static void names_minus(struct name **set, struct name *other)
+{
+	struct name *e, *tmp;
+
+	HASH_ITER(hh, *set, e, tmp) {
+		if (name_find(other, e->s, strlen(e->s))) {
+			HASH_DEL(*set, e);
+			free(e->s);
+			free(e);
+		}
+	}
+}
+
+static bool is_field_lock(json_t *l)
+{
+	const char *kind = json_str(l, "kind");
+
+	return !strcmp(kind, "field") || !strcmp(kind, "pointee");
+}
+
 /*
- * The names (of locks but locals, and of the spinlock_t * declarations
- * that hold them) that only locks kept spinning have: a use or a
- * declaration the scan did not see, under an #ifdef its configuration
- * leaves out (the !CONFIG_MEMCG folio_lruvec_lock() takes
- * &pgdat->__lruvec.lru_lock), is kept by its name.  A spinlock_t *
- * declaration the scan saw and no kept lock flows into blocks its name
- * (shadow_lru_isolate()'s parameter lru_lock).
+ * The names that only locks kept spinning have: a use or a declaration
+ * the scan did not see, under an #ifdef its configuration leaves out, is
+ * kept by its name.  Two sets, written to keep.names:
+ *
+ *   ".NAME"  a field only kept locks have: an API call on &x->NAME or
+ *            x.NAME (the !CONFIG_MEMCG folio_lruvec_lock() takes
+ *            &pgdat->__lruvec.lru_lock), whatever variables are called;
+ *   "NAME"   a name (of a lock but a local, or of a spinlock_t *
+ *            declaration) only kept ones have, fields or not: a
+ *            declaration of it, and an API call on NAME, &NAME or
+ *            NAME(...).  A spinlock_t * declaration the scan saw and no
+ *            kept lock flows into blocks its name (shadow_lru_isolate()'s
+ *            parameter lru_lock).
  */
 static struct name *kept_only_names(json_t *rep, struct prog *p)
 {
-	struct name *kept = NULL, *other = NULL, *kept_slots = NULL, **to, *e,
-		    *tmp;
+	struct name *kept = NULL, *other = NULL, *fields = NULL,
+		    *other_fields = NULL, *kept_slots = NULL, *e, *tmp;
 	struct pptr *slot, *stmp;
 	json_t *l, *s;
 	size_t i, j;
 
 	json_array_foreach(json_object_get(rep, "locks"), i, l) {
 		bool spins = !strcmp(json_str(l, "verdict"), "must-spin");
+		const char *name = last_name(json_str(l, "id"));
 
 		if (strcmp(json_str(l, "type"), "spinlock_t"))
 			continue;
-		to = spins ? &kept : &other;
 		if (strcmp(json_str(l, "kind"), "local"))
-			name_add(to, last_name(json_str(l, "id")));
+			name_add(spins ? &kept : &other, name);
+		if (is_field_lock(l))
+			name_add(spins ? &fields : &other_fields, name);
 		json_array_foreach(json_object_get(l, "slots"), j, s) {
-			name_add(to, last_name(json_string_value(s)));
+			name_add(spins ? &kept : &other,
+				 last_name(json_string_value(s)));
 			if (spins)
 				name_add(&kept_slots, json_string_value(s));
 		}
@@ -136,15 +166,18 @@ static struct name *kept_only_names(json_t *rep, struct prog *p)
 	HASH_ITER(hh, p->slots, slot, stmp)
 		if (!name_find(kept_slots, slot->id, strlen(slot->id)))
 			name_add(&other, last_name(slot->id));
-	names_free(&kept_slots);
-	HASH_ITER(hh, kept, e, tmp) {
-		if (name_find(other, e->s, strlen(e->s))) {
-			HASH_DEL(kept, e);
-			free(e->s);
-			free(e);
-		}
+	names_minus(&kept, other);
+	names_minus(&fields, other_fields);
+	HASH_ITER(hh, fields, e, tmp) {
+		char *dot = xasprintf(".%s", e->s);
+
+		name_add(&kept, dot);
+		free(dot);
 	}
+	names_free(&kept_slots);
 	names_free(&other);
+	names_free(&other_fields);
+	names_free(&fields);
 	HASH_SORT(kept, cmp_name);
 	return kept;
 }
@@ -277,6 +310,18 @@ static void rules_hash(struct conv *cv)
 	hasher_final(&h, cv->rules);
 }
 
+/* Is ".NAME" in the kept names? */
+static bool kept_member(struct conv *cv, const char *name, size_t n)
+{
+	char buf[256];
+
+	if (n + 1 >= sizeof(buf))
+		return false;
+	buf[0] = '.';
+	memcpy(buf + 1, name, n);
+	return name_find(cv->keep_names, buf, n + 1) != NULL;
+}
+
 /* The kept names written in @text, in order, into @h. */
 static void hash_kept_names(struct conv *cv, struct hasher *h,
 			    const char *text, size_t len)
@@ -290,7 +335,11 @@ static void hash_kept_names(struct conv *cv, struct hasher *h,
 		}
 		for (n = 0; i + n < len && ident_char(text[i + n]); n++)
 			;
-		if (name_find(cv->keep_names, text + i, n))
+		if (name_find(cv->keep_names, text + i, n) ||
+		    (i && text[i - 1] == '.' &&
+		     name_find(cv->keep_names, text + i - 1, n + 1)) ||
+		    (i > 1 && text[i - 1] == '>' && text[i - 2] == '-' &&
+		     kept_member(cv, text + i, n)))
 			hasher_add(h, text + i, n + 1); /* and what follows */
 		i += n;
 	}

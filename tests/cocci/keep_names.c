@@ -38,3 +38,10 @@ static void page_work(struct pglist_data *pgdat, struct page *page, int i)
 	spin_lock(&plain_lock);
 	spin_unlock(&plain_lock);
 }
+
+/* a parameter named like a kept field is no field: converted */
+static void isolate(spinlock_t *lru_lock)
+{
+	spin_lock(lru_lock);
+	spin_unlock(lru_lock);
+}
