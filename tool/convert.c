@@ -68,15 +68,19 @@ static void name_add(struct name **set, const char *s)
 	HASH_ADD_KEYPTR(hh, *set, e->s, strlen(e->s), e);
 }
 
+static void name_del(struct name **set, struct name *e)
+{
+	HASH_DEL(*set, e);
+	free(e->s);
+	free(e);
+}
+
 static void names_free(struct name **set)
 {
 	struct name *e, *tmp;
 
-	HASH_ITER(hh, *set, e, tmp) {
-		HASH_DEL(*set, e);
-		free(e->s);
-		free(e);
-	}
+	HASH_ITER(hh, *set, e, tmp)
+		name_del(set, e);
 }
 
 static int cmp_name(struct name *a, struct name *b)
@@ -107,13 +111,9 @@ static void names_minus(struct name **set, struct name *other)
 {
 	struct name *e, *tmp;
 
-	HASH_ITER(hh, *set, e, tmp) {
-		if (name_find(other, e->s, strlen(e->s))) {
-			HASH_DEL(*set, e);
-			free(e->s);
-			free(e);
-		}
-	}
+	HASH_ITER(hh, *set, e, tmp)
+		if (name_find(other, e->s, strlen(e->s)))
+			name_del(set, e);
 }
 
 static bool is_field_lock(json_t *l)
