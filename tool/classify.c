@@ -381,6 +381,7 @@ static void build_pin(struct build *b, const struct flow_event *e)
 {
 	const char *api = json_string_value(json_array_get(e->ev, 3));
 	const char *tgt = json_string_value(json_array_get(e->ev, 4));
+	const char *at = json_string_value(json_array_get(e->ev, 5));
 	struct strset ids = { 0 };
 	unsigned i;
 
@@ -392,8 +393,7 @@ static void build_pin(struct build *b, const struct flow_event *e)
 
 		if (l >= 0 && !b->c->locks[l].pin_api) {
 			b->c->locks[l].pin_api = api;
-			b->c->locks[l].pin_at =
-				json_string_value(json_array_get(e->ev, 5));
+			b->c->locks[l].pin_at = at ? at : "";
 		}
 	}
 	strset_free(&ids);
