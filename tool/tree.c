@@ -343,12 +343,13 @@ static void move_included(struct walk *w)
 {
 	size_t i, j, k;
 
+	if (!w->nincl)
+		return;
 	qsort(w->incl, w->nincl, sizeof(char *), cmp_str);
 	for (i = j = 0; i < w->ntus; i++) {
 		char *tu = w->tus[i];
 
-		if (w->nincl && bsearch(&tu, w->incl, w->nincl, sizeof(char *),
-					cmp_str)) {
+		if (bsearch(&tu, w->incl, w->nincl, sizeof(char *), cmp_str)) {
 			ALLOC_GROW(w->hdrs, w->nhdrs, w->ahdrs);
 			w->hdrs[w->nhdrs++] = tu;
 		} else {
