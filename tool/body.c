@@ -146,13 +146,13 @@ static const char *next_ident(const char *start, const char *p,
 }
 
 /*
- * The macro whose body writes @api, @name itself or one of the macros it
- * uses (pcpu_spin_unlock_irqrestore() -> pcpu_spin_unlock() ->
- * spin_unlock()), and where.
+ * The first macro, @name itself or one of the macros its body uses (to
+ * depth 4), whose body @found() says holds what is looked for.
  */
-static const struct xdef *api_in_macro(struct xtu *t, const char *name,
-				       const char *api, unsigned *line,
-				       unsigned *col, int depth)
+static const struct xdef *
+macro_search(struct xtu *t, const char *name,
+	     bool (*found)(const struct xdef *d, void *ctx), void *ctx,
+	     int depth)
 {
 	const struct xdef *d = find_macro(t, name), *in;
 	const char *data, *p, *end;
@@ -161,7 +161,7 @@ static const struct xdef *api_in_macro(struct xtu *t, const char *name,
 
 	if (!d || depth > 4)
 		return NULL;
-	if (macro_word_pos(d, api, line, col))
+	if (found(d, ctx))
 		return d;
 	data = d->file->data;
 	end = data + d->end;
@@ -170,22 +170,36 @@ static const struct xdef *api_in_macro(struct xtu *t, const char *name,
 			continue;
 		snprintf(word, sizeof(word), "%.*s", (int)n, p);
 		if (strcmp(word, name) &&
-		    (in = api_in_macro(t, word, api, line, col, depth + 1)))
+		    (in = macro_search(t, word, found, ctx, depth + 1)))
 			return in;
 	}
 	return NULL;
+}
+
+/* An API name in a macro's body, and where. */
+struct api_pos {
+	const char *api;
+	unsigned line, col;
+};
+
+static bool body_has_api(const struct xdef *d, void *ctx)
+{
+	struct api_pos *a = ctx;
+
+	return macro_word_pos(d, a->api, &a->line, &a->col);
 }
 
 /* Where the API name is written: in the file, or in a user macro's body. */
 static json_t *site_at(struct xfn *f, struct xfile *fi, unsigned line,
 		       unsigned col, const char *written, const char *api)
 {
+	struct api_pos a = { api, 0, 0 };
 	const struct xdef *d;
-	unsigned l, c;
 
+	/* pcpu_spin_unlock_irqrestore() -> pcpu_spin_unlock() -> spin_unlock() */
 	if (strcmp(written, api) &&
-	    (d = api_in_macro(f->t, written, api, &l, &c, 0)))
-		return json_sprintf("%s:%u:%u", d->file->rel, l, c);
+	    (d = macro_search(f->t, written, body_has_api, &a, 0)))
+		return json_sprintf("%s:%u:%u", d->file->rel, a.line, a.col);
 	return json_sprintf("%s:%u:%u", fi->rel, line, col);
 }
 
@@ -597,65 +611,46 @@ static enum CXVisitorResult field_visit(CXCursor c, CXClientData data)
 	return CXVisit_Continue;
 }
 
+/* A static lock initialiser in a macro's body: the one of a field. */
+struct init_pos {
+	const char *field;
+	const char *at;		/* the API name in the body, or NULL */
+};
+
+/* Is the text before @p in @d's body ".FIELD =" (blanks allowed)? */
+static bool after_designator(const struct xdef *d, const char *p,
+			     const char *field)
+{
+	const char *start = d->file->data + d->offset;
+	size_t n = strlen(field);
+
+	while (p > start && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '='))
+		p--;
+	return (size_t)(p - start) > n && p[-(ptrdiff_t)n - 1] == '.' &&
+	       !memcmp(p - n, field, n);
+}
+
 /*
- * Where the initialiser of @field is written in the body of macro @name or
- * of the macros it uses (DECLARE_WAIT_QUEUE_HEAD() ->
- * __WAIT_QUEUE_HEAD_INITIALIZER() -> ".lock = __SPIN_LOCK_UNLOCKED()"):
- * the file, line and column of the API name, and the name.  The one after
- * ".FIELD =" if there are several.
+ * __SPIN_LOCK_UNLOCKED or __RAW_SPIN_LOCK_UNLOCKED in @d's body: the one
+ * after ".FIELD =" if there are several.
  */
-static struct xfile *init_in_macro(struct xfn *f, const char *name,
-				   const char *field, unsigned *line,
-				   unsigned *col, char *api, size_t size,
-				   int depth)
+static bool body_has_init(const struct xdef *d, void *ctx)
 {
 	static const char *const apis[] = { "__SPIN_LOCK_UNLOCKED",
 					     "__RAW_SPIN_LOCK_UNLOCKED", NULL };
-	const struct xdef *d = find_macro(f->t, name);
-	const char *p, *end, *first = NULL, *q;
-	struct xfile *fi;
-	char word[128];
+	struct init_pos *ip = ctx;
+	const char *data = d->file->data, *p = data + d->offset;
+	const char *end = data + d->end;
 	size_t len;
 	unsigned i;
 
-	if (!d || depth > 4)
-		return NULL;
-	p = d->file->data + d->offset;
-	end = d->file->data + d->end;
-	for (; (p = next_ident(d->file->data, p, end, &len)); p += len) {
-		for (i = 0; apis[i]; i++) {
-			if (len != strlen(apis[i]) || memcmp(p, apis[i], len))
-				continue;
-			if (!first)
-				first = p;
-			/* ".FIELD =" before it */
-			for (q = p; q > d->file->data + d->offset &&
-				    (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '=');
-			     q--)
-				;
-			if (q - strlen(field) > d->file->data &&
-			    !memcmp(q - strlen(field), field, strlen(field)) &&
-			    q[-(int)strlen(field) - 1] == '.')
-				first = p;
-		}
-	}
-	if (first) {
-		snprintf(api, size, "%.*s", (int)strcspn(first, "( \t"), first);
-		offset_linecol(d->file, first - d->file->data, line, col);
-		return d->file;
-	}
-	/* the macros this one uses */
-	for (p = d->file->data + d->offset;
-	     (p = next_ident(d->file->data, p, end, &len)); p += len) {
-		if (len >= sizeof(word))
-			continue;
-		snprintf(word, sizeof(word), "%.*s", (int)len, p);
-		if (strcmp(word, name) &&
-		    (fi = init_in_macro(f, word, field, line, col, api, size,
-					depth + 1)))
-			return fi;
-	}
-	return NULL;
+	ip->at = NULL;
+	for (; (p = next_ident(data, p, end, &len)); p += len)
+		for (i = 0; apis[i]; i++)
+			if (len == strlen(apis[i]) && !memcmp(p, apis[i], len) &&
+			    (!ip->at || after_designator(d, p, ip->field)))
+				ip->at = p;
+	return ip->at != NULL;
 }
 
 /* .lock = __SPIN_LOCK_UNLOCKED(x.lock) in a static initialiser */
@@ -670,13 +665,22 @@ static void static_init(struct xfn *f, CXCursor field, CXCursor val,
 
 	api = lock_api_find(ident_at(fi, off, written, sizeof(written)));
 	if (fi && !api && written[0]) {
-		/* a macro that expands to the initialiser */
+		/*
+		 * a macro that expands to the initialiser: DECLARE_WAIT_QUEUE_HEAD()
+		 * -> __WAIT_QUEUE_HEAD_INITIALIZER() -> __SPIN_LOCK_UNLOCKED()
+		 */
 		CXString fs = clang_getCursorSpelling(field);
-		char macro[128];
+		struct init_pos ip = { clang_getCString(fs), NULL };
+		const struct xdef *d =
+			macro_search(f->t, written, body_has_init, &ip, 0);
 
-		snprintf(macro, sizeof(macro), "%s", written);
-		fi = init_in_macro(f, macro, clang_getCString(fs), &line, &col,
-				   written, sizeof(written), 0);
+		fi = d ? d->file : NULL;
+		if (d) {
+			snprintf(written, sizeof(written), "%.*s",
+				 (int)strcspn(ip.at, "( \t"), ip.at);
+			offset_linecol(d->file, ip.at - d->file->data, &line,
+				       &col);
+		}
 		clang_disposeString(fs);
 		api = lock_api_find(written);
 	}

@@ -409,11 +409,9 @@ static void spread_pins(struct classify *c)
 	unsigned *queue = xcalloc(c->nlocks + 1, sizeof(unsigned));
 	unsigned head = 0, tail = 0, i, j, k;
 
-	for (i = 0; i < c->nlocks; i++) {
-		c->locks[i].pin_by = c->locks[i].pin_slot = -1;
+	for (i = 0; i < c->nlocks; i++)
 		if (c->locks[i].pin_api)
 			queue[tail++] = i;
-	}
 	while (head < tail) {
 		struct cl_lock *l = &c->locks[queue[head++]];
 
@@ -497,6 +495,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		c->locks[i].l = lv[i];
 		c->locks[i].by_func = c->locks[i].by_acq = -1;
 		c->locks[i].outer = c->locks[i].by_slot = -1;
+		c->locks[i].pin_by = c->locks[i].pin_slot = -1;
 		li->id = lv[i]->id;
 		li->idx = i;
 		HASH_ADD_KEYPTR(hh, c->lmap, li->id, strlen(li->id), li);

@@ -481,12 +481,7 @@ static void record_record(struct xtu *t, struct xfile *fi, CXCursor rec)
 		if (lt && !inside_lock_type(rec))
 			record_lock(t, fi, k.v[i], lt, array, "field",
 				    field_identity(t, k.v[i]));
-		if (is_lock_ptr_type(clang_getCursorType(k.v[i]))) {
-			char *id = field_identity(t, k.v[i]);
-
-			record_ptr_slot(t, fi, k.v[i], id);
-			free(id);
-		}
+		record_ptr_slot(t, fi, k.v[i]);
 	}
 	kids_free(&k);
 }
@@ -560,12 +555,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent,
 			record_function(t, fi, c);
 		break;
 	case CXCursor_VarDecl:
-		if (is_lock_ptr_type(clang_getCursorType(c))) {
-			char *id = var_identity(t, c);
-
-			record_ptr_slot(t, fi, c, id);
-			free(id);
-		}
+		record_ptr_slot(t, fi, c);
 		record_var(t, fi, c);
 		break;
 	default:

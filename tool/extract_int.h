@@ -120,8 +120,8 @@ void collect_locals(struct xfn *f, CXCursor body);
 /* slots.c: declarations holding a lock's address */
 void record_func_slots(struct xtu *t, struct xfile *fi, CXCursor fn);
 void record_local_slots(struct xfn *f);
-void record_ptr_slot(struct xtu *t, struct xfile *fi, CXCursor decl,
-		     const char *id);
+/* A pointer field or variable of type spinlock_t * (others are ignored). */
+void record_ptr_slot(struct xtu *t, struct xfile *fi, CXCursor decl);
 
 /* body.c */
 void walk(struct xfn *f, CXCursor c);

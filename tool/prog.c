@@ -352,11 +352,22 @@ bool prog_resolve(struct prog *p, const char *target, struct strset *out)
 	return resolve_one(p, target, out, 0);
 }
 
+static void pptrs_free(struct pptr **set)
+{
+	struct pptr *pp, *pt;
+
+	HASH_ITER(hh, *set, pp, pt) {
+		HASH_DEL(*set, pp);
+		free(pp->id);
+		strset_free(&pp->to);
+		free(pp);
+	}
+}
+
 void prog_free(struct prog *p)
 {
 	struct plock *l, *lt;
 	struct pfunc *f, *ft;
-	struct pptr *pp, *pt;
 	struct rmemo *m, *mt;
 	unsigned i;
 
@@ -385,18 +396,8 @@ void prog_free(struct prog *p)
 		free(f->param_args);
 		free(f);
 	}
-	HASH_ITER(hh, p->ptrs, pp, pt) {
-		HASH_DEL(p->ptrs, pp);
-		free(pp->id);
-		strset_free(&pp->to);
-		free(pp);
-	}
-	HASH_ITER(hh, p->slots, pp, pt) {
-		HASH_DEL(p->slots, pp);
-		free(pp->id);
-		strset_free(&pp->to);
-		free(pp);
-	}
+	pptrs_free(&p->ptrs);
+	pptrs_free(&p->slots);
 	HASH_ITER(hh, p->memo, m, mt) {
 		HASH_DEL(p->memo, m);
 		free(m->target);

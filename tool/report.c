@@ -51,9 +51,9 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 						  "slot",
 						  c->slots[c->locks[i].pin_slot].id));
 			json_object_set_new(o, "pinned", pin);
-		}
-		else if (c->locks[i].forced_convert)
+		} else if (c->locks[i].forced_convert) {
 			json_object_set_new(o, "whitelist", json_string("convert"));
+		}
 		if (r.conflict_evidence) {
 			json_object_set_new(o, "conflict",
 					    json_pack("{sssO}", "class",

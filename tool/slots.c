@@ -83,11 +83,17 @@ void record_local_slots(struct xfn *f)
 			    f->locals[i].targets.buf);
 }
 
-void record_ptr_slot(struct xtu *t, struct xfile *fi, CXCursor decl,
-		     const char *id)
+void record_ptr_slot(struct xtu *t, struct xfile *fi, CXCursor decl)
 {
-	char *flows = xasprintf("F:%s", id);
+	char *id, *flows;
 
+	if (!is_lock_ptr_type(clang_getCursorType(decl)))
+		return;
+	id = clang_getCursorKind(decl) == CXCursor_FieldDecl
+		     ? field_identity(t, decl)
+		     : var_identity(t, decl);
+	flows = xasprintf("F:%s", id);
 	record_slot(t, fi, decl, flows);
 	free(flows);
+	free(id);
 }
