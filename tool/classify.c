@@ -310,12 +310,14 @@ static void build_call(struct build *b, const struct flow_event *e)
 		}
 		return;
 	}
+	/* by name, even where the tree defines it (schedule(), mutex_lock()) */
 	fn = func_index(b->c, callee);
+	if (is_sleeper(callee) ||
+	    (fn < 0 && strchr(callee, ':') &&
+	     is_sleeper(strrchr(callee, ':') + 1)))
+		b->c->funcs[b->func].sleeps = true;
 	if (fn >= 0)
 		add_call(b, fn, line, NULL, e->st);
-	else if (is_sleeper(callee) ||
-		 (strchr(callee, ':') && is_sleeper(strrchr(callee, ':') + 1)))
-		b->c->funcs[b->func].sleeps = true;
 }
 
 static void build_acq(struct build *b, const struct flow_event *e)
@@ -515,6 +517,8 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		c->funcs[i].f = fv[i];
 		c->funcs[i].from_func = c->funcs[i].from_call = -1;
 		c->funcs[i].from_lock = -1;
+		/* a sleeping primitive itself is never atomic either */
+		c->funcs[i].sleeps = is_sleeper(fv[i]->id);
 		fi->id = fv[i]->id;
 		fi->idx = i;
 		HASH_ADD_KEYPTR(hh, c->fmap, fi->id, strlen(fi->id), fi);
