@@ -5,8 +5,11 @@
  * IRQF_NO_THREAD, IRQF_TIMER, IRQF_PERCPU or IRQF_ONESHOT (the primary
  * handler; irq_setup_forced_threading() leaves those alone), per-cpu irqs,
  * NMI handlers, chained and flow handlers, hard irq_work, IPI callbacks
- * (smp_call_function and friends), hrtimers in a _HARD mode and
- * clockevent device callbacks.
+ * (smp_call_function and friends), hrtimers in a _HARD mode,
+ * clockevent device callbacks, the callbacks of a PMU that the perf core
+ * runs from its cross-CPU calls and the PMU interrupt, and the element
+ * operations of BPF maps, which BPF programs attached to kprobes,
+ * tracepoints and perf events call in any context.
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +30,23 @@ static const char *const clockevent_fields[] = {
 	"struct clock_event_device::set_state_oneshot_stopped",
 	"struct clock_event_device::tick_resume",
 	"struct clock_event_device::broadcast",
+	NULL,
+};
+
+/* called with the perf event context's raw lock held, interrupts off */
+static const char *const pmu_fields[] = {
+	"struct pmu::add", "struct pmu::del", "struct pmu::start",
+	"struct pmu::stop", "struct pmu::read", NULL,
+};
+
+/* what the map helpers of a BPF program call (bpf_map_update_elem() ...) */
+static const char *const bpf_map_fields[] = {
+	"struct bpf_map_ops::map_lookup_elem",
+	"struct bpf_map_ops::map_update_elem",
+	"struct bpf_map_ops::map_delete_elem",
+	"struct bpf_map_ops::map_push_elem",
+	"struct bpf_map_ops::map_pop_elem",
+	"struct bpf_map_ops::map_peek_elem",
 	NULL,
 };
 
@@ -77,6 +97,17 @@ static void nmi_action(struct classify *c, json_t *ref, void *ctx)
 	entry(c, ref, json_str(ref, "fn"), "is an NMI handler (struct nmiaction)");
 }
 
+/* @ctx: why a function stored into the field runs in hard irq context */
+static void field_entry(struct classify *c, json_t *ref, void *ctx)
+{
+	char why[512];
+
+	snprintf(why, sizeof(why), "is stored into %s, %s",
+		 json_str(ref, "field"),
+		 (const char *)ctx);
+	entry(c, ref, json_str(ref, "fn"), why);
+}
+
 static void irq_work_fn(struct classify *c, json_t *ref, void *ctx)
 {
 	(void)ctx;
@@ -125,6 +156,15 @@ static void hardirq_seed(struct classify *c)
 	for (j = 0; clockevent_fields[j]; j++)
 		for_each_field_fn(c, clockevent_fields[j], clockevent, NULL);
 	for_each_field_fn(c, "struct nmiaction::handler", nmi_action, NULL);
+	for (j = 0; pmu_fields[j]; j++)
+		for_each_field_fn(c, pmu_fields[j], field_entry,
+				  "which the perf core calls from its cross-CPU "
+				  "calls and the PMU interrupt");
+	for (j = 0; bpf_map_fields[j]; j++)
+		for_each_field_fn(c, bpf_map_fields[j], field_entry,
+				  "which BPF programs attached to kprobes, "
+				  "tracepoints and perf events call in any "
+				  "context");
 	for_each_field_fn(c, "struct irq_work::func", irq_work_fn, NULL);
 }
 
