@@ -5,7 +5,9 @@
  * (scheduler_tick) runs in the timer interrupt.  Locks the scheduler takes
  * under rq->lock are caught by the nesting closure once rq->__lock spins;
  * this rule names the callbacks themselves, so that a tree where rq->lock
- * is being audited still sees them.
+ * is being audited still sees them.  So are the cpufreq hooks given to
+ * cpufreq_add_update_util_hook(): the scheduler calls them from its enqueue
+ * and tick paths with the runqueue lock held.
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,19 @@ static void class_fn(struct classify *c, json_t *ref, void *ctx)
 	mark_entry(c, json_str(ref, "fn"), CL_SCHED, why, at);
 }
 
+static void update_util_hook(struct classify *c, json_t *ref)
+{
+	char at[512], why[512];
+
+	snprintf(at, sizeof(at), "%s:%d", json_str(ref, "file"),
+		 (int)json_integer_value(json_object_get(ref, "line")));
+	snprintf(why, sizeof(why),
+		 "%s() is given to cpufreq_add_update_util_hook() (the "
+		 "scheduler calls it with the runqueue lock held)",
+		 json_str(ref, "fn"));
+	mark_entry(c, json_str(ref, "fn"), CL_SCHED, why, at);
+}
+
 static void sched_seed(struct classify *c)
 {
 	struct strset fields = { 0 };
@@ -32,9 +47,14 @@ static void sched_seed(struct classify *c)
 	json_t *r;
 	unsigned j;
 
-	json_array_foreach(c->p->fnrefs, i, r)
+	json_array_foreach(c->p->fnrefs, i, r) {
 		if (!strncmp(json_str(r, "field"), "struct sched_class::", 20))
 			strset_add(&fields, json_str(r, "field"));
+		else if (!strcmp(json_str(r, "how"), "arg") &&
+			 !strcmp(json_str(r, "callee"),
+				 "cpufreq_add_update_util_hook"))
+			update_util_hook(c, r);
+	}
 	for (j = 0; j < fields.n; j++)
 		for_each_field_fn(c, fields.v[j], class_fn, NULL);
 	strset_free(&fields);
