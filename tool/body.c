@@ -893,18 +893,23 @@ void walk(struct xfn *f, CXCursor c)
 		break;
 	case CXCursor_WhileStmt:
 	case CXCursor_ForStmt:
+		/*
+		 * The parts before the body (for's init, condition and step,
+		 * while's condition; absent ones are not among the kids) run
+		 * once before it: while (!raw_spin_trylock(&l)) cpu_relax();
+		 */
 		if (k.n) {
-			/* init (for) runs once, the rest loops */
-			if (clang_getCursorKind(c) == CXCursor_ForStmt && k.n > 1)
-				walk(f, k.v[0]);
+			walk_kids(f, &k, 0, k.n - 1);
 			walk_branch(f, loop_is_forever(f, c) ? "forever" : "loop",
 				    k.v[k.n - 1], null);
 		}
 		break;
 	case CXCursor_DoStmt:
 		/* runs at least once: do { lock } while (0) in macros */
-		if (k.n)
+		if (k.n) {
 			walk_branch(f, "do", k.v[0], null);
+			walk_kids(f, &k, 1, k.n);
+		}
 		break;
 	case CXCursor_SwitchStmt:
 		if (k.n) {
