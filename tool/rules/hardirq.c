@@ -39,7 +39,12 @@ static const char *const pmu_fields[] = {
 	"struct pmu::stop", "struct pmu::read", NULL,
 };
 
-/* what the map helpers of a BPF program call (bpf_map_update_elem() ...) */
+/*
+ * What the map helpers of a BPF program call (bpf_map_update_elem() ...),
+ * for the generic map types of kernel/bpf/ that tracing programs may use;
+ * the verifier lets only networking programs (softirq) update the map
+ * types of the networking code (sockmap, xskmap: may_update_sockmap()).
+ */
 static const char *const bpf_map_fields[] = {
 	"struct bpf_map_ops::map_lookup_elem",
 	"struct bpf_map_ops::map_update_elem",
@@ -108,6 +113,15 @@ static void field_entry(struct classify *c, json_t *ref, void *ctx)
 	entry(c, ref, json_str(ref, "fn"), why);
 }
 
+static void bpf_map_entry(struct classify *c, json_t *ref, void *ctx)
+{
+	(void)ctx;
+	if (!strncmp(json_str(ref, "file"), "kernel/bpf/", 11))
+		field_entry(c, ref,
+			    "which BPF programs attached to kprobes, "
+			    "tracepoints and perf events call in any context");
+}
+
 static void irq_work_fn(struct classify *c, json_t *ref, void *ctx)
 {
 	(void)ctx;
@@ -161,10 +175,7 @@ static void hardirq_seed(struct classify *c)
 				  "which the perf core calls from its cross-CPU "
 				  "calls and the PMU interrupt");
 	for (j = 0; bpf_map_fields[j]; j++)
-		for_each_field_fn(c, bpf_map_fields[j], field_entry,
-				  "which BPF programs attached to kprobes, "
-				  "tracepoints and perf events call in any "
-				  "context");
+		for_each_field_fn(c, bpf_map_fields[j], bpf_map_entry, NULL);
 	for_each_field_fn(c, "struct irq_work::func", irq_work_fn, NULL);
 }
 
