@@ -265,6 +265,7 @@ static void add_call(struct build *b, unsigned callee, int line,
 	cl->line = line;
 	cl->via = via;
 	cl->irqs_off = st->irq > 0;
+	cl->irqs_may_on = st->irq_may_on;
 	cl->preempt_off = st->preempt > 0;
 	cl->last_ref = st->last_ref;
 	cl->held = held_ids(b->c, st, NULL, &cl->nheld);
@@ -346,6 +347,7 @@ static void build_acq(struct build *b, const struct flow_event *e)
 		a->api = json_string_value(json_array_get(e->ev, 3));
 		a->at = json_string_value(json_array_get(e->ev, 5));
 		a->irqs_off = e->st->irq > 0;
+		a->irqs_may_on = e->st->irq_may_on;
 		a->preempt_off = e->st->preempt > 0;
 		a->held = held_ids(b->c, e->st, ids.n > 1 ? tgt : NULL,
 				   &a->nheld);
@@ -650,17 +652,22 @@ void drain(struct classify *c)
 		unsigned fn = c->queue[c->qhead++], i;
 		struct cl_func *f = &c->funcs[fn];
 		/*
-		 * low-level code that turns interrupts on is ordinary code from
-		 * there (syscall_enter_from_user_mode() after local_irq_enable())
+		 * code reached from an entry that turns interrupts on, on
+		 * some path, is ordinary code from there
+		 * (syscall_enter_from_user_mode() after local_irq_enable(),
+		 * do_user_addr_fault() before handle_mm_fault()); low-level
+		 * code runs with them off until then
 		 */
-		bool upto_irq_on = f->cls == CL_ARCH && f->f->low_level;
+		bool arch = f->cls == CL_ARCH, low = arch && f->f->low_level;
 
 		for (i = 0; i < f->nacqs; i++)
-			if (!upto_irq_on || f->acqs[i].irqs_off)
+			if (!arch || (!f->acqs[i].irqs_may_on &&
+				      (!low || f->acqs[i].irqs_off)))
 				spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i,
 					       -1);
 		for (i = 0; i < f->ncalls; i++)
-			if ((!upto_irq_on || f->calls[i].irqs_off) &&
+			if ((!arch || (!f->calls[i].irqs_may_on &&
+				       (!low || f->calls[i].irqs_off))) &&
 			    !f->calls[i].last_ref)
 				enqueue_func(c, f->calls[i].callee, f->cls, fn,
 					     i, -1);

@@ -11,6 +11,7 @@ struct cl_call {
 	int line;
 	const char *via;	/* the field of an indirect call, or NULL */
 	bool irqs_off, preempt_off;
+	bool irqs_may_on;	/* turned on by hand before, on some path */
 	bool last_ref;		/* on a reference count's release path */
 	unsigned *held;		/* lock indexes that may be held */
 	unsigned nheld;
@@ -24,7 +25,7 @@ struct cl_acq {
 	int line;
 	const char *at;		/* where the API name is written */
 	const char *api;
-	bool irqs_off, preempt_off;
+	bool irqs_off, preempt_off, irqs_may_on;
 	unsigned *held;
 	unsigned nheld;
 	unsigned *dropped;

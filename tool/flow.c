@@ -117,6 +117,7 @@ static void st_copy(struct fstate *d, const struct fstate *s)
 	st_init(d, s->live);
 	d->irq = s->irq;
 	d->irq_on = s->irq_on;
+	d->irq_may_on = s->irq_may_on;
 	d->last_ref = s->last_ref;
 	d->preempt = s->preempt;
 	for (i = 0; i < s->nheld; i++)
@@ -140,6 +141,7 @@ static void st_join(struct fstate *d, const struct fstate *s)
 	if (s->irq > d->irq)
 		d->irq = s->irq;
 	d->irq_on &= s->irq_on;
+	d->irq_may_on |= s->irq_may_on;
 	d->last_ref &= s->last_ref;
 	if (s->preempt > d->preempt)
 		d->preempt = s->preempt;
@@ -339,7 +341,7 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 		 * may have lost the condition around a local_irq_enable()
 		 */
 		st->irq = 0;
-		st->irq_on = true;
+		st->irq_on = st->irq_may_on = true;
 	}
 }
 
@@ -450,8 +452,12 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 		/* local_irq_enable() turns interrupts on, however deep */
 		if (*depth < 0 || on)
 			*depth = 0;
-		if (irq)
+		if (irq) {
 			st->irq_on = on || (st->irq_on && !*depth);
+			/* a restore leaves it as the matching save found it */
+			if (on || *depth > 0)
+				st->irq_may_on = on;
+		}
 	} else if (!strcmp(op, "if") || !strcmp(op, "loop") ||
 		   !strcmp(op, "do") || !strcmp(op, "forever") ||
 		   !strcmp(op, "switch")) {

@@ -20,6 +20,7 @@ struct fstate {
 	bool live;
 	int irq, preempt;	/* depth of disabling done by hand */
 	bool irq_on;		/* interrupts turned on here, not off since */
+	bool irq_may_on;	/* the same on some path */
 	/* after a reference count's *_dec_and_test(): the release path */
 	bool last_ref;
 	struct held *held;
