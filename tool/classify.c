@@ -81,7 +81,7 @@ static const char *const sleepers[] = {
 	"mutex_lock_interruptible", "mutex_lock_killable", "down",
 	"down_interruptible", "down_killable", "down_read", "down_write",
 	"msleep", "msleep_interruptible", "ssleep", "usleep_range_state",
-	"schedule", "schedule_timeout", "wait_for_completion",
+	"schedule", "schedule_timeout", "__cond_resched", "wait_for_completion",
 	"wait_for_completion_timeout", "wait_for_completion_interruptible",
 	"synchronize_rcu", "synchronize_srcu", "flush_work", "kthread_stop",
 	"rt_mutex_lock", NULL,
