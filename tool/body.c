@@ -810,6 +810,61 @@ static void walk_kids(struct xfn *f, struct kids *k, unsigned from,
 		walk(f, k->v[i]);
 }
 
+/* A type's canonical spelling without its qualifiers, as _Generic compares. */
+static char *unqualified(CXType t)
+{
+	char *s = cxstr(clang_getTypeSpelling(clang_getCanonicalType(t)));
+	char *p = s;
+
+	for (;;) {
+		if (!strncmp(p, "const ", 6))
+			p += 6;
+		else if (!strncmp(p, "volatile ", 9))
+			p += 9;
+		else
+			break;
+	}
+	memmove(s, p, strlen(p) + 1);
+	return s;
+}
+
+/*
+ * The association of _Generic(x, T1: __f1((void *)p), T2: __f2(...), ...)
+ * that x's type selects, read from the callees' first parameters, as
+ * seqlock.h's __seqprop() writes it (one call for every lock type, one of
+ * them made); a null cursor when not exactly one association is a call
+ * whose first parameter points to x's type.  libclang does not say which
+ * association was selected, nor show the association types.
+ */
+static CXCursor generic_selected(struct kids *k)
+{
+	CXCursor sel = clang_getNullCursor(), fn;
+	char *want, *have;
+	unsigned i, matches = 0;
+	CXType t;
+
+	if (k->n < 3)
+		return sel;
+	want = unqualified(clang_getCursorType(k->v[0]));
+	for (i = 1; i < k->n; i++) {
+		if (clang_getCursorKind(k->v[i]) != CXCursor_CallExpr)
+			continue;
+		fn = clang_getCursorReferenced(k->v[i]);
+		if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
+		    clang_Cursor_getNumArguments(fn) < 1)
+			continue;
+		t = clang_getCursorType(clang_Cursor_getArgument(fn, 0));
+		if (t.kind != CXType_Pointer)
+			continue;
+		have = unqualified(clang_getPointeeType(t));
+		if (!strcmp(want, have))
+			sel = k->v[i], matches++;
+		free(have);
+	}
+	free(want);
+	return matches == 1 ? sel : clang_getNullCursor();
+}
+
 static char *label_name(CXCursor c)
 {
 	CXString s = clang_getCursorSpelling(c);
@@ -917,6 +972,15 @@ void walk(struct xfn *f, CXCursor c)
 			walk_branch(f, "switch", k.v[k.n - 1], null);
 		}
 		break;
+	case CXCursor_GenericSelectionExpr: {
+		CXCursor sel = generic_selected(&k);
+
+		if (clang_Cursor_isNull(sel))
+			walk_kids(f, &k, 1, k.n);
+		else
+			walk(f, sel);
+		break;
+	}
 	case CXCursor_CaseStmt:
 	case CXCursor_DefaultStmt:
 		emit(f, json_pack("[s]", "case"));

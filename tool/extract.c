@@ -178,6 +178,14 @@ const char *ident_at(struct xfile *fi, unsigned off, char *buf, size_t size)
 	return buf;
 }
 
+char *cxstr(CXString s)
+{
+	char *r = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+
+	clang_disposeString(s);
+	return r;
+}
+
 bool is_macro_loc(struct xtu *t, CXSourceLocation loc)
 {
 	CXFile f = NULL;

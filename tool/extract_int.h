@@ -78,6 +78,8 @@ struct xfile *file_loc(struct xtu *t, CXSourceLocation loc, unsigned *line,
 const char *ident_at(struct xfile *fi, unsigned off, char *buf, size_t size);
 bool is_macro_loc(struct xtu *t, CXSourceLocation loc);
 const struct xdef *find_macro(struct xtu *t, const char *name);
+/* A copy of @s, which is disposed of. */
+char *cxstr(CXString s);
 /* Line and column (1-based) of offset @off of @fi. */
 void offset_linecol(const struct xfile *fi, size_t off, unsigned *line,
 		    unsigned *col);

@@ -16,14 +16,6 @@
 
 #include "extract_int.h"
 
-static char *cxstr(CXString s)
-{
-	char *r = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
-
-	clang_disposeString(s);
-	return r;
-}
-
 static enum lock_type name_type(const char *n)
 {
 	if (!strcmp(n, "spinlock_t") || !strcmp(n, "spinlock"))
