@@ -212,8 +212,14 @@ json_t *facts_array(struct xfile *fi, const char *key)
 	return a;
 }
 
-/* Index "#define NAME" of every file of the TU, on first use. */
-static void scan_defines(struct xtu *t, struct xfile *fi)
+struct macro_index {
+	struct xfile *files;	/* read from disk, data owned */
+	unsigned nfiles;
+	struct xdef *defs;
+};
+
+/* Index "#define NAME" of @fi into @defs; the first definition wins. */
+static void scan_defines(struct xdef **defs, struct xfile *fi)
 {
 	const char *p = fi->data, *end = fi->data + fi->len;
 
@@ -252,14 +258,14 @@ static void scan_defines(struct xtu *t, struct xfile *fi)
 		{
 			struct xdef *old;
 
-			HASH_FIND_STR(t->defs, d->name, old);
+			HASH_FIND_STR(*defs, d->name, old);
 			if (old) {
 				free(d->name);
 				free(d);
 				continue;
 			}
 		}
-		HASH_ADD_KEYPTR(hh, t->defs, d->name, strlen(d->name), d);
+		HASH_ADD_KEYPTR(hh, *defs, d->name, strlen(d->name), d);
 	}
 }
 
@@ -281,10 +287,62 @@ const struct xdef *find_macro(struct xtu *t, const char *name)
 		t->defs_loaded = true;
 		clang_getInclusions(t->tu, incl_visit, t);
 		HASH_ITER(hh, t->files, fi, tmp)
-			scan_defines(t, fi);
+			scan_defines(&t->defs, fi);
 	}
 	HASH_FIND_STR(t->defs, name, d);
+	if (!d && t->o->pch_macros)
+		HASH_FIND_STR(t->o->pch_macros->defs, name, d);
 	return d;
+}
+
+struct macro_index *macro_index_read(const char *root, const char *depfile)
+{
+	struct macro_index *mi = xcalloc(1, sizeof(*mi));
+	char *deps = read_file(depfile, NULL), *tok, *save = NULL;
+	unsigned alloc = 0;
+
+	for (tok = deps ? strtok_r(deps, " \t\n\\", &save) : NULL; tok;
+	     tok = strtok_r(NULL, " \t\n\\", &save)) {
+		struct xfile *fi;
+		const char *rel;
+		size_t len;
+		char *data;
+
+		if (!has_suffix(tok, ".h") || !(data = read_file(tok, &len)))
+			continue;
+		ALLOC_GROW(mi->files, mi->nfiles, alloc);
+		fi = memset(&mi->files[mi->nfiles++], 0, sizeof(*fi));
+		fi->data = data;
+		fi->len = len;
+		rel = rel_to(root, strlen(root), tok);
+		fi->in_tree = rel != NULL;
+		fi->rel = xstrdup(rel ? rel : tok);
+	}
+	/* the defs point into the array: index once it no longer moves */
+	for (alloc = 0; alloc < mi->nfiles; alloc++)
+		scan_defines(&mi->defs, &mi->files[alloc]);
+	free(deps);
+	return mi;
+}
+
+void macro_index_free(struct macro_index *mi)
+{
+	struct xdef *d, *dt;
+	unsigned i;
+
+	if (!mi)
+		return;
+	HASH_ITER(hh, mi->defs, d, dt) {
+		HASH_DEL(mi->defs, d);
+		free(d->name);
+		free(d);
+	}
+	for (i = 0; i < mi->nfiles; i++) {
+		free((char *)mi->files[i].data);
+		free(mi->files[i].rel);
+	}
+	free(mi->files);
+	free(mi);
 }
 
 void offset_linecol(const struct xfile *fi, size_t off, unsigned *line,

@@ -16,6 +16,16 @@
 
 #include <jansson.h>
 
+/*
+ * The #defines of the headers a PCH holds (read from the PCH's -MF
+ * dependency list): libclang does not list those headers among a TU's
+ * files, so a macro they define is looked up here
+ * (DECLARE_WAIT_QUEUE_HEAD() -> __WAIT_QUEUE_HEAD_INITIALIZER()).
+ */
+struct macro_index;
+struct macro_index *macro_index_read(const char *root, const char *depfile);
+void macro_index_free(struct macro_index *mi);
+
 struct extract_opts {
 	const char *root;	/* absolute path of the tree, no trailing / */
 	const char *const *args; /* clang arguments (flags) */
@@ -24,6 +34,7 @@ struct extract_opts {
 	const char *salt;	/* mixed into header keys (tool, flags) */
 	int keep_pch_decls;	/* record declarations from a PCH (prelude) */
 	int *store_errno;	/* set when header facts could not be written */
+	const struct macro_index *pch_macros; /* with -include-pch, or NULL */
 };
 
 /*

@@ -110,6 +110,7 @@ int prelude_build(struct prelude *p, const struct tree *t,
 		goto out;
 	}
 	hash_deps(p, c, dep, text.buf, t->root);
+	p->macros = macro_index_read(t->root, dep);
 	rc = 0;
 out:
 	if (rc)
@@ -125,5 +126,6 @@ void prelude_release(struct prelude *p)
 {
 	free(p->header);
 	free(p->pch);
+	macro_index_free(p->macros);
 	memset(p, 0, sizeof(*p));
 }

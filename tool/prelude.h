@@ -15,6 +15,7 @@
 #define RTLOCK_PRELUDE_H
 
 #include "cache.h"
+#include "extract.h"
 #include "kbuild.h"
 #include "tree.h"
 
@@ -22,6 +23,7 @@ struct prelude {
 	char *header;		/* generated prelude.h in the cache */
 	char *pch;		/* its PCH */
 	char hash[33];		/* content of the prelude and all it includes */
+	struct macro_index *macros; /* the #defines of what it includes */
 };
 
 /*

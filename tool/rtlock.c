@@ -328,7 +328,8 @@ static int cmd_facts(int argc, char **argv)
 	args = xcalloc(n + k, sizeof(char *));
 	memcpy(args, kb.args, n * sizeof(char *));
 	memcpy(args + n, extra, k * sizeof(char *));
-	eo = (struct extract_opts){ t.root, args, n + k, NULL, "", 0, NULL };
+	eo = (struct extract_opts){ t.root, args, n + k, NULL, "", 0, NULL,
+				    NULL };
 	f = extract_tu(&eo, file, err, sizeof(err));
 	if (!f)
 		die(EXIT_INPUT, "%s", err);

@@ -50,7 +50,8 @@ static json_t *extract_with(struct scan *s, const char *file, const char *pch,
 	for (i = 0; i < k; i++)
 		args[n++] = extra[i];
 	eo = (struct extract_opts){ s->tree.root, args, n, s->cache.hdr_dir,
-				    s->salt, 0, store_errno };
+				    s->salt, 0, store_errno,
+				    pch ? s->prelude.macros : NULL };
 	facts = extract_tu(&eo, file, err, errsize);
 	for (i = 0; i < k; i++)
 		free(extra[i]);

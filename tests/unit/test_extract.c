@@ -52,7 +52,7 @@ static json_t *extract(char *dir)
 	char *kconf = xasprintf("%s/include/linux/kconfig.h", fx);
 	const char *args[] = { "-nostdinc", inc, ainc, "-include", kconf,
 			       "-D__KERNEL__" };
-	struct extract_opts o = { dir, args, 6, NULL, "", 0, NULL };
+	struct extract_opts o = { dir, args, 6, NULL, "", 0, NULL, NULL };
 	json_t *f;
 
 	assert_non_null(fx);
@@ -128,10 +128,77 @@ static void facts_of_a_file(void **state)
 	remove_tree(dir);
 }
 
+/*
+ * A static initialiser written by a macro of a header in a PCH: libclang
+ * does not list the PCH's headers among the TU's files, so the macro is
+ * found through the index of the PCH's headers, not by luck (a header the
+ * TU walks for its own facts that names it).
+ */
+static void macro_from_pch(void **state)
+{
+	static const char hdr[] =
+		"#include <linux/spinlock.h>\n"
+		"struct q { spinlock_t lock; int n; };\n"
+		"#define Q_INIT(name) { .lock = __SPIN_LOCK_UNLOCKED(name.lock) }\n"
+		"#define DEFINE_Q(name) struct q name = Q_INIT(name)\n";
+	static const char tu[] = "DEFINE_Q(myq);\n";
+	char dir[] = "/tmp/rtlock-pch-XXXXXX", err[256], *fx = abs_path(FIXTURE);
+	char *inc = xasprintf("-I%s/include", fx), *cmd, *path, *dep, *pch;
+	char *ainc = xasprintf("-I%s/arch/x86/include", fx);
+	char *kconf = xasprintf("%s/include/linux/kconfig.h", fx);
+	const char *args[] = { "-nostdinc", inc, ainc, "-include", kconf,
+			       "-D__KERNEL__", "-include-pch", NULL };
+	struct extract_opts o = { dir, args, 8, NULL, "", 0, NULL, NULL };
+	struct macro_index *mi;
+	char *statics;
+	json_t *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(clang_load(), 0);
+	path = xasprintf("%s/q.h", dir);
+	assert_int_equal(write_file_atomic(path, hdr, strlen(hdr)), 0);
+	free(path);
+	path = xasprintf("%s/t.c", dir);
+	assert_int_equal(write_file_atomic(path, tu, strlen(tu)), 0);
+	dep = xasprintf("%s/q.d", dir);
+	pch = xasprintf("%s/q.pch", dir);
+	args[7] = pch;
+	cmd = xasprintf("clang-14 -x c-header -nostdinc %s %s -include %s "
+			"-D__KERNEL__ -MD -MF %s %s/q.h -o %s", inc, ainc, kconf,
+			dep, dir, pch);
+	assert_int_equal(system(cmd), 0);
+	/* without the index: the macros are not found */
+	f = extract_tu(&o, "t.c", err, sizeof(err));
+	assert_non_null(f);
+	assert_null(json_object_get(f, "statics"));
+	json_decref(f);
+	mi = macro_index_read(dir, dep);
+	o.pch_macros = mi;
+	f = extract_tu(&o, "t.c", err, sizeof(err));
+	assert_non_null(f);
+	statics = dump(json_object_get(f, "statics"));
+	assert_non_null(strstr(statics, "\"at\":\"q.h:3:"));
+	assert_non_null(strstr(statics, "\"lock\":\"struct q::lock\""));
+	free(statics);
+	json_decref(f);
+	macro_index_free(mi);
+	remove_tree(dir);
+	free(cmd);
+	free(dep);
+	free(pch);
+	free(path);
+	free(inc);
+	free(ainc);
+	free(kconf);
+	free(fx);
+}
+
 int test_extract(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(facts_of_a_file),
+		cmocka_unit_test(macro_from_pch),
 	};
 	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
 }
