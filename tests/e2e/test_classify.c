@@ -124,6 +124,12 @@ static void pinned(void **state)
 	json_t *rep = load_json("%s/out/classify.json", work), *l, *c, *ev;
 
 	(void)state;
+	/* an unthreaded irq entry names the flag that keeps it so */
+	ev = json_object_get(lock_of(rep, "kernel/time/tick-mini.c:timer_irq_lock"),
+			     "evidence");
+	assert_non_null(strstr(str(json_array_get(ev, 0), "text"),
+			       "with IRQF_TIMER, which keeps it out of an irq "
+			       "thread"));
 	l = lock_of(rep, "kernel/irqs_off.c:irqsoff_pinned_lock");
 	assert_string_equal(str(l, "verdict"), "convert");
 	assert_string_equal(str(json_object_get(l, "pinned"), "api"),

@@ -20,6 +20,21 @@ static const char *const unthreaded[] = {
 	"IRQF_NO_THREAD", "IRQF_TIMER", "IRQF_PERCPU", "IRQF_ONESHOT", NULL,
 };
 
+/* The first flag of an irq request that keeps it unthreaded, or NULL. */
+static const char *unthreaded_flag(json_t *req)
+{
+	json_t *flags = json_object_get(req, "flags");
+	unsigned i;
+
+	for (i = 0; unthreaded[i]; i++) {
+		const char *one[] = { unthreaded[i], NULL };
+
+		if (json_words_have(flags, one))
+			return unthreaded[i];
+	}
+	return NULL;
+}
+
 static const char *const clockevent_fields[] = {
 	"struct clock_event_device::event_handler",
 	"struct clock_event_device::set_next_event",
@@ -141,11 +156,13 @@ static void hardirq_seed(struct classify *c)
 		char why[256];
 
 		if (!strcmp(role, "irq")) {
-			if (json_words_have(json_object_get(r, "flags"), unthreaded)) {
+			const char *flag = unthreaded_flag(r);
+
+			if (flag) {
 				snprintf(why, sizeof(why),
-					 "is requested by %s() with flags that "
-					 "keep it out of an irq thread",
-					 json_str(r, "api"));
+					 "is requested by %s() with %s, which "
+					 "keeps it out of an irq thread",
+					 json_str(r, "api"), flag);
 				entry(c, r, fn, why);
 			}
 		} else if (!strcmp(role, "percpu_irq") || !strcmp(role, "nmi") ||
