@@ -299,7 +299,8 @@ static void build_call(struct build *b, const struct flow_event *e)
 
 	if (!callee)
 		return;
-	if (!strncmp(callee, "ptr:", 4)) {
+	/* through a field, or a variable (a global function pointer) */
+	if (!strncmp(callee, "ptr:", 4) || !strncmp(callee, "var:", 4)) {
 		ff = field_fns(b->c, b->fields, callee + 4);
 		if (ff && ff->n > b->c->max_fanout) {
 			add_wide(b, ff, line, e->st);
