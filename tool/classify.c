@@ -647,28 +647,35 @@ void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
 }
 
 /* Visit queued functions: their locks spin, their callees are atomic. */
+/*
+ * Does an event of @f, in the state @irqs_off/@irqs_may_on, run in @f's
+ * context?  Code reached from an entry that turns interrupts on, on some
+ * path, is ordinary code from there (syscall_enter_from_user_mode() after
+ * local_irq_enable(), do_user_addr_fault() before handle_mm_fault());
+ * low-level code runs with them off until then.
+ */
+static bool in_context(const struct cl_func *f, bool irqs_off,
+		       bool irqs_may_on)
+{
+	if (f->cls != CL_ARCH)
+		return true;
+	return !irqs_may_on && (!f->f->low_level || irqs_off);
+}
+
 void drain(struct classify *c)
 {
 	while (c->qhead < c->qtail) {
 		unsigned fn = c->queue[c->qhead++], i;
 		struct cl_func *f = &c->funcs[fn];
-		/*
-		 * code reached from an entry that turns interrupts on, on
-		 * some path, is ordinary code from there
-		 * (syscall_enter_from_user_mode() after local_irq_enable(),
-		 * do_user_addr_fault() before handle_mm_fault()); low-level
-		 * code runs with them off until then
-		 */
-		bool arch = f->cls == CL_ARCH, low = arch && f->f->low_level;
 
 		for (i = 0; i < f->nacqs; i++)
-			if (!arch || (!f->acqs[i].irqs_may_on &&
-				      (!low || f->acqs[i].irqs_off)))
+			if (in_context(f, f->acqs[i].irqs_off,
+				       f->acqs[i].irqs_may_on))
 				spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i,
 					       -1);
 		for (i = 0; i < f->ncalls; i++)
-			if ((!arch || (!f->calls[i].irqs_may_on &&
-				       (!low || f->calls[i].irqs_off))) &&
+			if (in_context(f, f->calls[i].irqs_off,
+				       f->calls[i].irqs_may_on) &&
 			    !f->calls[i].last_ref)
 				enqueue_func(c, f->calls[i].callee, f->cls, fn,
 					     i, -1);

@@ -295,33 +295,30 @@ const struct xdef *find_macro(struct xtu *t, const char *name)
 	return d;
 }
 
-struct macro_index *macro_index_read(const char *root, const char *depfile)
+struct macro_index *macro_index_read(const char *root,
+				     const char *const *files, unsigned n)
 {
 	struct macro_index *mi = xcalloc(1, sizeof(*mi));
-	char *deps = read_file(depfile, NULL), *tok, *save = NULL;
-	unsigned alloc = 0;
+	unsigned i;
 
-	for (tok = deps ? strtok_r(deps, " \t\n\\", &save) : NULL; tok;
-	     tok = strtok_r(NULL, " \t\n\\", &save)) {
-		struct xfile *fi;
+	mi->files = xcalloc(n + 1, sizeof(*mi->files));
+	for (i = 0; i < n; i++) {
+		struct xfile *fi = &mi->files[mi->nfiles];
 		const char *rel;
 		size_t len;
 		char *data;
 
-		if (!has_suffix(tok, ".h") || !(data = read_file(tok, &len)))
+		if (!has_suffix(files[i], ".h") ||
+		    !(data = read_file(files[i], &len)))
 			continue;
-		ALLOC_GROW(mi->files, mi->nfiles, alloc);
-		fi = memset(&mi->files[mi->nfiles++], 0, sizeof(*fi));
 		fi->data = data;
 		fi->len = len;
-		rel = rel_to(root, strlen(root), tok);
+		rel = rel_to(root, strlen(root), files[i]);
 		fi->in_tree = rel != NULL;
-		fi->rel = xstrdup(rel ? rel : tok);
+		fi->rel = xstrdup(rel ? rel : files[i]);
+		scan_defines(&mi->defs, fi);
+		mi->nfiles++;
 	}
-	/* the defs point into the array: index once it no longer moves */
-	for (alloc = 0; alloc < mi->nfiles; alloc++)
-		scan_defines(&mi->defs, &mi->files[alloc]);
-	free(deps);
 	return mi;
 }
 

@@ -17,13 +17,15 @@
 #include <jansson.h>
 
 /*
- * The #defines of the headers a PCH holds (read from the PCH's -MF
- * dependency list): libclang does not list those headers among a TU's
- * files, so a macro they define is looked up here
- * (DECLARE_WAIT_QUEUE_HEAD() -> __WAIT_QUEUE_HEAD_INITIALIZER()).
+ * The #defines of the headers a PCH holds (@files, the PCH's -MF
+ * dependency list; headers are read, other files skipped): libclang does
+ * not list those headers among a TU's files, so a macro they define is
+ * looked up here (DECLARE_WAIT_QUEUE_HEAD() ->
+ * __WAIT_QUEUE_HEAD_INITIALIZER()).
  */
 struct macro_index;
-struct macro_index *macro_index_read(const char *root, const char *depfile);
+struct macro_index *macro_index_read(const char *root,
+				     const char *const *files, unsigned n);
 void macro_index_free(struct macro_index *mi);
 
 struct extract_opts {

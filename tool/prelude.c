@@ -30,11 +30,16 @@ static const char *clang_binary(void)
 	return found;
 }
 
-/* Hash the prelude's text and every file the -MF dependency list names. */
-static void hash_deps(struct prelude *p, struct cache *c, const char *depfile,
+/*
+ * Hash the prelude's text and every file the -MF dependency list names,
+ * and index the #defines of those files.
+ */
+static void read_deps(struct prelude *p, struct cache *c, const char *depfile,
 		      const char *text, const char *root)
 {
 	char *deps = read_file(depfile, NULL), *tok, *save = NULL;
+	const char **files = NULL;
+	unsigned nfiles = 0, alloc = 0;
 	struct hasher h;
 
 	hasher_init(&h);
@@ -45,8 +50,12 @@ static void hash_deps(struct prelude *p, struct cache *c, const char *depfile,
 			continue;
 		hasher_adds_rooted(&h, tok, root);
 		hasher_adds(&h, cache_file_hash(c, tok));
+		ALLOC_GROW(files, nfiles, alloc);
+		files[nfiles++] = tok;
 	}
 	hasher_final(&h, p->hash);
+	p->macros = macro_index_read(root, files, nfiles);
+	free(files);
 	free(deps);
 }
 
@@ -109,8 +118,7 @@ int prelude_build(struct prelude *p, const struct tree *t,
 		rc = -1;
 		goto out;
 	}
-	hash_deps(p, c, dep, text.buf, t->root);
-	p->macros = macro_index_read(t->root, dep);
+	read_deps(p, c, dep, text.buf, t->root);
 	rc = 0;
 out:
 	if (rc)
