@@ -265,6 +265,19 @@ static bool emit_lock(struct xfn *f, CXCursor call, const struct lock_api *api,
 	return true;
 }
 
+static bool is_param_ref(CXCursor e)
+{
+	e = strip_expr(e);
+	return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+	       clang_getCursorKind(clang_getCursorReferenced(e)) ==
+		       CXCursor_ParmDecl;
+}
+
+/*
+ * The arguments of a call that say where a lock or a function goes: lock
+ * targets for spinlock_t * arguments, "fn:ID" for a function, "P:f#n" for
+ * a function pointer parameter passed on; null for the others.
+ */
 static json_t *call_args(struct xfn *f, struct kids *k)
 {
 	json_t *args = json_array();
@@ -287,6 +300,14 @@ static json_t *call_args(struct xfn *f, struct kids *k)
 
 			json_array_append_new(args, json_sprintf("fn:%s", id));
 			free(id);
+			any = true;
+		} else if (is_fn_ptr_type(ty) && is_param_ref(k->v[i])) {
+			/* a function pointer parameter passed on: "P:f#n" */
+			struct sb t = SB_INIT;
+
+			lock_target(f, k->v[i], &t);
+			json_array_append_new(args, json_string(t.buf));
+			sb_release(&t);
 			any = true;
 		} else {
 			json_array_append_new(args, json_null());
@@ -339,9 +360,7 @@ static json_t *fn_or_target(struct xfn *f, CXCursor arg)
 		free(id);
 		return r;
 	}
-	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
-	    clang_getCursorKind(clang_getCursorReferenced(e)) ==
-		    CXCursor_ParmDecl) {
+	if (is_param_ref(e)) {
 		struct sb t = SB_INIT;
 
 		lock_target(f, e, &t);

@@ -312,6 +312,20 @@ static void build_call(struct build *b, const struct flow_event *e)
 		}
 		return;
 	}
+	/* through a function pointer parameter: what callers pass there */
+	if (!strncmp(callee, "P:", 2)) {
+		struct strset fns = { 0 };
+
+		prog_resolve_fns(b->c->p, callee, &fns);
+		for (i = 0; fns.n <= b->c->max_fanout && i < fns.n; i++) {
+			if ((fn = func_index(b->c, fns.v[i])) < 0)
+				continue;
+			add_call(b, fn, line, callee, e->st);
+			b->c->ptr_edges++;
+		}
+		strset_free(&fns);
+		return;
+	}
 	/* by name, even where the tree defines it (schedule(), mutex_lock()) */
 	fn = func_index(b->c, callee);
 	if (is_sleeper(callee) ||
@@ -485,6 +499,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 	c->p = p;
 	c->audit = audit;
 	c->max_fanout = max_fanout ? max_fanout : CL_MAX_FANOUT;
+	c->max_spread = CL_MAX_SPREAD;
 	c->stale = json_array();
 	/* sorted, so that results do not depend on hash order */
 	c->nlocks = HASH_COUNT(p->locks);
@@ -718,10 +733,49 @@ void for_each_field_fn(struct classify *c, const char *field,
 	}
 }
 
-void classify_run(struct classify *c)
+/* Forget every verdict and visit; what init and the whitelist forced stays. */
+static void reset(struct classify *c)
 {
 	unsigned i;
 
+	for (i = 0; i < c->nfuncs; i++) {
+		struct cl_func *f = &c->funcs[i];
+
+		f->cls = CL_NONE;
+		f->from_func = f->from_call = f->from_lock = -1;
+		FREE_AND_NULL(f->why);
+		FREE_AND_NULL(f->at);
+		f->nparts = 0;
+	}
+	for (i = 0; i < c->nlocks; i++) {
+		struct cl_lock *l = &c->locks[i];
+
+		l->cls = l->conflict = CL_NONE;
+		l->by_func = l->by_acq = l->outer = l->by_slot = -1;
+		FREE_AND_NULL(l->why);
+		FREE_AND_NULL(l->at);
+	}
+	c->qhead = c->qtail = 0;
+}
+
+void classify_rerun(struct classify *c)
+{
+	const struct whitelist *w = c->wl;
+	unsigned i;
+
+	reset(c);
+	for (i = 0; w && i < w->n; i++) {
+		const struct wl_entry *e = &w->v[i];
+		int l = lock_index(c, e->id);
+		char *why;
+
+		if (l < 0 || !e->must_spin)
+			continue;
+		why = xasprintf("whitelisted (%s): %s", e->cls, e->reason);
+		mark_lock(c, l, CL_WHITELIST, why, e->where);
+		free(why);
+	}
+	drain(c);
 	/* the tree's own spinning locks, unless they are being audited */
 	for (i = 0; i < c->nlocks && !c->audit; i++)
 		if (c->locks[i].l->type == LT_RAW)
@@ -733,6 +787,13 @@ void classify_run(struct classify *c)
 			rules[i]->seed(c);
 		drain(c);
 	}
+}
+
+void classify_run(struct classify *c)
+{
+	classify_rerun(c);
+	if (c->max_spread)
+		bound_spread(c);
 }
 
 /* Why wide call @w of @f runs in atomic context, or NULL. */
@@ -917,11 +978,18 @@ static void func_chain(struct classify *c, unsigned fn, json_t *ev, int depth,
 	free(at);
 	if (cl->via)
 		(*ptrs)++;
-	text = cl->via ? xasprintf("%s() calls %s() through %s",
-				   c->funcs[f->from_func].f->name, f->f->name,
-				   cl->via)
-		       : xasprintf("%s() calls %s()",
-				   c->funcs[f->from_func].f->name, f->f->name);
+	if (cl->via && !strncmp(cl->via, "P:", 2))
+		text = xasprintf("%s() calls %s() through its function pointer "
+				 "parameter %d",
+				 c->funcs[f->from_func].f->name, f->f->name,
+				 atoi(strrchr(cl->via, '#') + 1) + 1);
+	else if (cl->via)
+		text = xasprintf("%s() calls %s() through %s",
+				 c->funcs[f->from_func].f->name, f->f->name,
+				 cl->via);
+	else
+		text = xasprintf("%s() calls %s()",
+				 c->funcs[f->from_func].f->name, f->f->name);
 	at = xasprintf("%s:%d", c->funcs[f->from_func].f->file, cl->line);
 	add_step(ev, cl->via ? "ptr-call" : "call", text, at);
 	free(text);
@@ -998,6 +1066,7 @@ void classify_result(struct classify *c, unsigned lock, struct cl_result *r)
 	r->evidence = json_array();
 	if (!r->must_spin) {
 		r->confidence = l->nacqs ? "high" : "medium";
+		r->spread = l->spread;
 		if (l->conflict != CL_NONE) {
 			r->conflict = l->conflict;
 			r->conflict_evidence = json_array();
@@ -1018,25 +1087,17 @@ void classify_whitelist(struct classify *c, const struct whitelist *w)
 {
 	unsigned i;
 
+	c->wl = w;
 	c->nwhitelist = w->n;
 	for (i = 0; i < w->n; i++) {
 		const struct wl_entry *e = &w->v[i];
 		int l = lock_index(c, e->id);
-		char *why;
 
-		if (l < 0) {
+		if (l < 0)
 			json_array_append_new(c->stale,
 					      json_pack("{ssss}", "id", e->id,
 							"where", e->where));
-			continue;
-		}
-		if (!e->must_spin) {
+		else if (!e->must_spin)
 			c->locks[l].forced_convert = true;
-			continue;
-		}
-		why = xasprintf("whitelisted (%s): %s", e->cls, e->reason);
-		mark_lock(c, l, CL_WHITELIST, why, e->where);
-		free(why);
 	}
-	drain(c);
 }

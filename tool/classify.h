@@ -50,6 +50,7 @@ struct step {
 struct cl_func;
 struct cl_lock;
 struct cl_slot;
+struct whitelist;
 
 struct classify {
 	struct prog *p;
@@ -77,17 +78,32 @@ struct classify {
 	 */
 	unsigned max_fanout;
 	unsigned wide_calls;	/* such calls, in any context */
+	/*
+	 * A context does not make a lock spin on its own when that would
+	 * make more than max_spread other locks spin through nesting (one
+	 * driver's hard-irq handler waking a wait queue would make every
+	 * wait queue's lock spin, and every lock a wake-up callback takes):
+	 * the lock converts and the context is its conflict, for review
+	 * (the code there must change, or a reviewer whitelists the lock).
+	 * 0: no bound.
+	 */
+	unsigned max_spread;
+	unsigned bounded;	/* locks that bound converted */
+	const struct whitelist *wl;
 };
 
 #define CL_MAX_FANOUT 16
+#define CL_MAX_SPREAD 64
 
 /* Build the graph from a linked program; @max_fanout 0: the default. */
 void classify_init(struct classify *c, struct prog *p, bool audit,
 		   unsigned max_fanout);
-/* Apply a whitelist (parsed by whitelist.c); entries may force either way. */
-struct whitelist;
+/*
+ * Apply a whitelist (parsed by whitelist.c; kept until classify_free());
+ * entries may force either way.
+ */
 void classify_whitelist(struct classify *c, const struct whitelist *w);
-/* Run every rule and the closure. */
+/* Run every rule and the closure, then apply max_spread. */
 void classify_run(struct classify *c);
 void classify_free(struct classify *c);
 /*
@@ -121,6 +137,8 @@ struct cl_result {
 	/* forced to convert, but a context says it must spin: which, why */
 	enum lclass conflict;
 	json_t *conflict_evidence; /* new reference, or NULL */
+	unsigned spread;	/* converted by max_spread: it would have
+				 * made this many more locks spin */
 };
 void classify_result(struct classify *c, unsigned lock, struct cl_result *r);
 

@@ -91,6 +91,10 @@ struct cl_lock {
 	char *why, *at;		/* seeded: raw, whitelist */
 	/* a reviewer said it may sleep, or it is pinned (below) */
 	bool forced_convert;
+	/* converted by max_spread: the locks it would have made spin;
+	 * spread_tried: it was weighed and kept spinning */
+	unsigned spread;
+	bool spread_tried;
 	enum lclass conflict;	/* forced, but this context says spin */
 	/*
 	 * used with a helper that has no spinning form, first at pin_at, or
@@ -112,6 +116,10 @@ void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 void spin_lock_shared(struct classify *c, unsigned lock, unsigned outer,
 		      unsigned slot);
 void drain(struct classify *c);
+/* Forget the verdicts and run the whitelist, the raw locks and the rules. */
+void classify_rerun(struct classify *c);
+/* Convert the locks a context alone would make spin with max_spread more. */
+void bound_spread(struct classify *c);
 /* Is lock index @x among the @n of @v (a held or dropped list)? */
 bool ids_have(const unsigned *v, unsigned n, unsigned x);
 /* How @fn came to run with @lock held that it later drops, or NULL. */

@@ -199,7 +199,63 @@ bool is_direct_callee(const char *c)
 	       strncmp(c, "P:", 2) && strncmp(c, "U:", 2);
 }
 
-static void collect_args(struct prog *p, json_t *ir)
+static void add_args(struct pfunc *f, json_t *args)
+{
+	size_t j;
+	json_t *a;
+
+	if (f->nparams < json_array_size(args)) {
+		f->param_args = xrealloc(f->param_args, json_array_size(args) *
+							sizeof(struct strset));
+		memset(f->param_args + f->nparams, 0,
+		       (json_array_size(args) - f->nparams) *
+			       sizeof(struct strset));
+		f->nparams = json_array_size(args);
+	}
+	json_array_foreach(args, j, a)
+		if (json_is_string(a))
+			strset_add(&f->param_args[j], json_string_value(a));
+}
+
+static void resolve_fns(struct prog *p, const char *t, struct strset *out,
+			struct strset *seen)
+{
+	struct pfunc *f;
+	char *fn, *hash;
+	unsigned i, n;
+
+	if (!strncmp(t, "fn:", 3)) {
+		strset_add(out, t + 3);
+		return;
+	}
+	if (strncmp(t, "P:", 2) || !strset_add(seen, t))
+		return;
+	fn = xstrdup(t + 2);
+	hash = strrchr(fn, '#');
+	if (hash) {
+		*hash = '\0';
+		n = atoi(hash + 1);
+		f = prog_func(p, fn);
+		for (i = 0; f && n < f->nparams && i < f->param_args[n].n; i++)
+			resolve_fns(p, f->param_args[n].v[i], out, seen);
+	}
+	free(fn);
+}
+
+void prog_resolve_fns(struct prog *p, const char *target, struct strset *out)
+{
+	struct strset seen = { 0 };
+
+	resolve_fns(p, target, out, &seen);
+	strset_free(&seen);
+}
+
+/*
+ * Calls' arguments, per callee parameter: direct calls first; then calls
+ * through a function pointer parameter, to every function callers pass
+ * there (list_lru's isolate callbacks get &nlru->lock).
+ */
+static void collect_args(struct prog *p, json_t *ir, bool indirect)
 {
 	size_t i, j;
 	json_t *ev, *sub;
@@ -210,31 +266,30 @@ static void collect_args(struct prog *p, json_t *ir)
 		if (op && !strcmp(op, "call")) {
 			const char *callee =
 				json_string_value(json_array_get(ev, 2));
-			json_t *args = json_array_get(ev, 3), *a;
+			json_t *args = json_array_get(ev, 3);
+			struct strset fns = { 0 };
 			struct pfunc *f;
 
-			if (!callee || !args || !is_direct_callee(callee) ||
-			    !(f = prog_func(p, callee)))
+			if (!callee || !args)
 				continue;
-			if (f->nparams < json_array_size(args)) {
-				f->param_args = xrealloc(
-					f->param_args,
-					json_array_size(args) *
-						sizeof(struct strset));
-				memset(f->param_args + f->nparams, 0,
-				       (json_array_size(args) - f->nparams) *
-					       sizeof(struct strset));
-				f->nparams = json_array_size(args);
+			if (!indirect) {
+				if (is_direct_callee(callee) &&
+				    (f = prog_func(p, callee)))
+					add_args(f, args);
+				continue;
 			}
-			json_array_foreach(args, j, a)
-				if (json_is_string(a))
-					strset_add(&f->param_args[j],
-						   json_string_value(a));
+			if (strncmp(callee, "P:", 2))
+				continue;
+			prog_resolve_fns(p, callee, &fns);
+			for (j = 0; j < fns.n; j++)
+				if ((f = prog_func(p, fns.v[j])))
+					add_args(f, args);
+			strset_free(&fns);
 			continue;
 		}
 		json_array_foreach(ev, j, sub)
 			if (json_is_array(sub))
-				collect_args(p, sub);
+				collect_args(p, sub, indirect);
 	}
 }
 
@@ -243,7 +298,9 @@ void prog_link(struct prog *p)
 	struct pfunc *f, *tmp;
 
 	HASH_ITER(hh, p->funcs, f, tmp)
-		collect_args(p, f->ir);
+		collect_args(p, f->ir, false);
+	HASH_ITER(hh, p->funcs, f, tmp)
+		collect_args(p, f->ir, true);
 	flow_summaries(p);
 }
 

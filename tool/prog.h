@@ -105,5 +105,11 @@ void prog_link(struct prog *p);
  * Returns false when some alternative stays unresolved.
  */
 bool prog_resolve(struct prog *p, const char *target, struct strset *out);
+/*
+ * The functions a call through "P:f#n" (a function pointer parameter) may
+ * reach: those callers pass there, directly or through their own
+ * parameters; ids added to @out.
+ */
+void prog_resolve_fns(struct prog *p, const char *target, struct strset *out);
 
 #endif

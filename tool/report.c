@@ -51,6 +51,8 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 						  "slot",
 						  c->slots[c->locks[i].pin_slot].id));
 			json_object_set_new(o, "pinned", pin);
+		} else if (r.spread) {
+			json_object_set_new(o, "spread", json_integer(r.spread));
 		} else if (c->locks[i].forced_convert) {
 			json_object_set_new(o, "whitelist", json_string("convert"));
 		}
@@ -97,6 +99,10 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			    json_integer(npinned));
 	json_object_set_new(json_object_get(rep, "summary"), "conflicts",
 			    json_integer(nconflicts));
+	json_object_set_new(json_object_get(rep, "summary"), "spread",
+			    json_pack("{sisi}", "max_spread",
+				      (int)c->max_spread, "converted",
+				      (int)c->bounded));
 	wide = classify_wide_calls(c);
 	json_object_set_new(json_object_get(rep, "summary"), "wide_calls",
 			    json_pack("{sisisi}", "max_fanout",
@@ -213,6 +219,12 @@ void report_text(json_t *rep, FILE *out)
 		     "form): %d; forced to convert against a context that "
 		     "says spin (conflict in classify.json, review): %d\n",
 		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"));
+	v = json_object_get(sum, "spread");
+	if (v && jint(v, "max_spread"))
+		fprintf(out, "  converted because spinning would spread to "
+			     "more than %d other locks (spread in "
+			     "classify.json, review): %d\n",
+			(int)jint(v, "max_spread"), (int)jint(v, "converted"));
 	json_array_foreach(json_object_get(sum, "stale"), i, v)
 		fprintf(out, "  stale whitelist entry %s: %s\n", json_str(v, "where"),
 			json_str(v, "id"));
@@ -407,7 +419,9 @@ static const char html_script[] =
 	" 'shares <code>' + esc(l.pinned.by.slot) + '</code> with ' +"
 	" esc(l.pinned.by.lock) + ', which is ' : '') + 'handed to ' +"
 	" esc(l.pinned.api) + '() at <code>' + esc(l.pinned.at) + '</code>, "
-	"which has no spinning form</p>' : '') + (l.conflict ? '<p>conflict "
+	"which has no spinning form</p>' : '') + (l.spread ? '<p>converted: "
+	"keeping it spinning would make ' + l.spread + ' more locks spin</p>'"
+	" : '') + (l.conflict ? '<p>conflict "
 	"(review): ' + esc(l.conflict.class) + '</p>' +"
 	" chain(l.conflict.evidence) : '');}\n"
 	"function render(){\n"

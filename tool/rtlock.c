@@ -27,6 +27,7 @@ struct common {
 	const char *whitelist;	/* NULL: none */
 	const char *since;	/* older classify.json, or NULL */
 	unsigned max_fanout;	/* classify: 0 for the default */
+	int max_spread;		/* classify: -1 for the default, 0: none */
 	const char *out_tree;	/* convert: the converted copy */
 	bool in_place;		/* convert: write into the tree */
 	struct branch_opts branch;
@@ -79,6 +80,9 @@ static const char usage_text[] =
 	"      --since OLD.json an older classify.json: report what changed\n"
 	"      --max-fanout N   do not follow indirect calls through a field\n"
 	"                       more than N functions are stored into (16)\n"
+	"      --max-spread N   convert, for review, a lock that a context\n"
+	"                       alone would make spin when that makes more\n"
+	"                       than N other locks spin (64; 0: no bound)\n"
 	"      --tree-out DIR   convert: write the converted copy here\n"
 	"      --in-place       convert: write into KERNEL (a clean checkout)\n"
 	"      --base REV       branch: the revision to start from (HEAD)\n"
@@ -149,6 +153,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "no-whitelist", no_argument, NULL, 'N' },
 		{ "since", required_argument, NULL, 'S' },
 		{ "max-fanout", required_argument, NULL, 'M' },
+		{ "max-spread", required_argument, NULL, 'D' },
 		{ "tree-out", required_argument, NULL, 'T' },
 		{ "in-place", no_argument, NULL, 'I' },
 		{ "base", required_argument, NULL, 'B' },
@@ -173,6 +178,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 	c->scan.jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	c->scan.timeout = 300;
 	c->whitelist = default_whitelist();
+	c->max_spread = -1;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "o:C:j:qh", opts, NULL)) != -1) {
 		switch (ch) {
@@ -221,6 +227,13 @@ static int parse_common(int argc, char **argv, struct common *c)
 			if (*end || !*optarg || c->max_fanout < 1)
 				die(EXIT_USAGE,
 				    "--max-fanout: not a positive number: %s",
+				    optarg);
+			break;
+		case 'D':
+			c->max_spread = strtol(optarg, &end, 10);
+			if (*end || !*optarg || c->max_spread < 0)
+				die(EXIT_USAGE,
+				    "--max-spread: not a number of locks: %s",
 				    optarg);
 			break;
 		case 'T':
@@ -406,6 +419,8 @@ static int classify_stage(struct common *cp, bool audit,
 	inv = scan_inventory(&s);
 	t0 = now_sec();
 	classify_init(&cl, &s.prog, audit, c.max_fanout);
+	if (c.max_spread >= 0)
+		cl.max_spread = c.max_spread;
 	classify_whitelist(&cl, &wl);
 	classify_run(&cl);
 	rep = report_json(&s, &cl, inv);

@@ -49,6 +49,12 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 		}                                                             \
 	} while (0)
 
+#define FREE_AND_NULL(p)                                                      \
+	do {                                                                  \
+		free(p);                                                      \
+		(p) = NULL;                                                   \
+	} while (0)
+
 struct sb {
 	char *buf;
 	size_t len, alloc;

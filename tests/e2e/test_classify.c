@@ -111,6 +111,18 @@ static void chains(void **state)
 	assert_string_equal(str(json_array_get(ev, 1), "at"),
 			    "kernel/lock_nesting.c:142");
 	assert_string_equal(str(json_array_get(ev, 2), "kind"), "call");
+	/* through a function pointer passed down two calls (list_lru) */
+	ev = json_object_get(lock_of(rep, "mm/mini_lru.c:mini_dentry_lru_lock"),
+			     "evidence");
+	assert_int_equal(json_array_size(ev), 7);
+	assert_string_equal(str(json_array_get(ev, 5), "text"),
+			    "__mini_lru_walk_one() calls mini_dentry_isolate() "
+			    "through its function pointer parameter 2");
+	/* and its lock parameter holds the node's lock */
+	l = lock_of(rep, "struct mini_lru_node (in mm/mini_lru.c)::lock");
+	assert_string_equal(json_string_value(json_array_get(
+				    json_object_get(l, "slots"), 1)),
+			    "mm/mini_lru.c:55:lru_lock");
 	json_decref(rep);
 }
 
@@ -157,6 +169,64 @@ static void pinned(void **state)
 	assert_null(json_object_get(lock_of(rep, "kernel/irqs_off.c:"
 						 "irqsoff_save_lock"),
 				    "pinned"));
+	json_decref(rep);
+}
+
+/*
+ * The spread bound: mini_accel's IRQF_ONESHOT primary handler wakes a
+ * wait queue, and four wait-queue users take their own lock under the
+ * queue's lock.  Bounded at 3, wait_queue_head::lock converts with its
+ * context as the conflict; the handler's own lock still spins.  At 4 (the
+ * spread is not more than that) nothing changes.
+ */
+static void spread(void **state)
+{
+	static const char *const users[] = {
+		"struct mini_eventfd (in fs/mini_waitq_users.c)::count_lock",
+		"struct mini_sigfd (in fs/mini_waitq_users.c)::pending_lock",
+		"struct mini_uffd (in fs/mini_waitq_users.c)::events_lock",
+		"struct mini_ring_poll (in fs/mini_waitq_users.c)::mask_lock",
+	};
+	json_t *rep, *l, *c, *sum;
+	char *path, *txt;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(run(NULL, "%s classify -q --no-whitelist --max-spread 3 "
+				   "-C %s/cache -o %s/spread3 %s",
+			     RTLOCK, work, work, FIXTURE), 0);
+	rep = load_json("%s/spread3/classify.json", work);
+	l = lock_of(rep, "struct wait_queue_head::lock");
+	assert_string_equal(str(l, "verdict"), "convert");
+	assert_int_equal(json_integer_value(json_object_get(l, "spread")), 4);
+	c = json_object_get(l, "conflict");
+	assert_string_equal(str(c, "class"), "hardirq");
+	assert_string_equal(str(json_array_get(json_object_get(c, "evidence"), 0),
+				"at"),
+			    "drivers/misc/mini_accel.c:39");
+	for (i = 0; i < ARRAY_SIZE(users); i++)
+		assert_string_equal(str(lock_of(rep, users[i]), "verdict"),
+				    "convert");
+	assert_string_equal(str(lock_of(rep, "struct mini_accel (in drivers/misc/"
+					     "mini_accel.c)::sample_lock"),
+				"verdict"),
+			    "must-spin");
+	sum = json_object_get(json_object_get(rep, "summary"), "spread");
+	assert_int_equal(json_integer_value(json_object_get(sum, "converted")), 1);
+	json_decref(rep);
+	path = xasprintf("%s/spread3/report.txt", work);
+	txt = read_file(path, NULL);
+	assert_non_null(strstr(txt, "more than 3 other locks (spread in "
+				    "classify.json, review): 1"));
+	free(txt);
+	free(path);
+	assert_int_equal(run(NULL, "%s classify -q --no-whitelist --max-spread 4 "
+				   "-C %s/cache -o %s/spread4 %s",
+			     RTLOCK, work, work, FIXTURE), 0);
+	rep = load_json("%s/spread4/classify.json", work);
+	l = lock_of(rep, "struct wait_queue_head::lock");
+	assert_string_equal(str(l, "verdict"), "must-spin");
+	assert_null(json_object_get(l, "spread"));
 	json_decref(rep);
 }
 
@@ -358,7 +428,7 @@ static void report_in_browser(void **state)
 	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_save_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "6 of 88 locks"));
+	assert_non_null(strstr(dom, "6 of 96 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));
@@ -373,6 +443,7 @@ int test_classify(void)
 		cmocka_unit_test(verdicts),
 		cmocka_unit_test(chains),
 		cmocka_unit_test(pinned),
+		cmocka_unit_test(spread),
 		cmocka_unit_test(whitelist_errors),
 		cmocka_unit_test(wide_fields),
 		cmocka_unit_test(whitelist_applies),
