@@ -516,16 +516,28 @@ call:
 	if (args)
 		json_array_append_new(ev, args);
 	emit(f, ev);
-	/* function references passed as arguments */
+	/*
+	 * functions passed as arguments, and function pointer variables
+	 * ("var": what is stored into them is passed)
+	 */
 	for (i = 1; i < k.n; i++) {
-		CXCursor fn = fn_ref(k.v[i]);
+		CXCursor fn = fn_ref(k.v[i]), e = strip_expr(k.v[i]);
+		const char *key = "fn";
 		char *id;
 
-		if (clang_Cursor_isNull(fn))
+		if (!clang_Cursor_isNull(fn)) {
+			id = func_identity(f->t, fn);
+		} else if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+			   clang_getCursorKind(clang_getCursorReferenced(e)) ==
+				   CXCursor_VarDecl &&
+			   is_fn_ptr_type(clang_getCursorType(e))) {
+			id = var_identity(f->t, clang_getCursorReferenced(e));
+			key = "var";
+		} else {
 			continue;
-		id = func_identity(f->t, fn);
+		}
 		json_array_append_new(facts_array(f->fi, "fnrefs"),
-				      json_pack("{sssssssisiss}", "fn", id, "how",
+				      json_pack("{sssssssisiss}", key, id, "how",
 						"arg", "callee",
 						callee ? callee : "?", "idx",
 						i - 1, "line", line, "in",
@@ -584,8 +596,10 @@ static void walk_assign(struct xfn *f, CXCursor c, struct kids *k)
 		kids_free(&b);
 	} else if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
 		   clang_getCursorKind(ref) == CXCursor_VarDecl &&
-		   clang_getCursorKind(clang_getCursorSemanticParent(ref)) !=
-			   CXCursor_FunctionDecl) {
+		   (clang_getCursorKind(clang_getCursorSemanticParent(ref)) !=
+			    CXCursor_FunctionDecl ||
+		    is_fn_ptr_type(ty))) {
+		/* a local holding a lock's address: resolve.c's locals */
 		lid = var_identity(f->t, ref);
 	}
 	if (!lid)

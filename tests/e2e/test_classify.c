@@ -118,6 +118,13 @@ static void chains(void **state)
 	assert_string_equal(str(json_array_get(ev, 5), "text"),
 			    "__mini_lru_walk_one() calls mini_dentry_isolate() "
 			    "through its function pointer parameter 2");
+	/* a hook chosen into a local variable, then handed over */
+	ev = json_object_get(lock_of(rep, "kernel/sched/cpufreq_mini.c:"
+					  "mini_gov_shared_lock"),
+			     "evidence");
+	assert_non_null(strstr(str(json_array_get(ev, 0), "text"),
+			       "given to cpufreq_add_update_util_hook() through "
+			       "kernel/sched/cpufreq_mini.c:mini_gov_start_policy:uu"));
 	/* and its lock parameter holds the node's lock */
 	l = lock_of(rep, "struct mini_lru_node (in mm/mini_lru.c)::lock");
 	assert_string_equal(json_string_value(json_array_get(
@@ -428,7 +435,7 @@ static void report_in_browser(void **state)
 	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_save_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "6 of 96 locks"));
+	assert_non_null(strstr(dom, "6 of 97 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));

@@ -27,17 +27,29 @@ static void class_fn(struct classify *c, json_t *ref, void *ctx)
 	mark_entry(c, json_str(ref, "fn"), CL_SCHED, why, at);
 }
 
-static void update_util_hook(struct classify *c, json_t *ref)
+/* @ref passes a hook, or (@ctx) a variable @ref stored the hook into */
+static void update_util_hook(struct classify *c, json_t *ref, void *ctx)
 {
-	char at[512], why[512];
+	json_t *arg = ctx ? ctx : ref;
+	char at[512], why[512], via[256] = "";
 
-	snprintf(at, sizeof(at), "%s:%d", json_str(ref, "file"),
-		 (int)json_integer_value(json_object_get(ref, "line")));
+	snprintf(at, sizeof(at), "%s:%d", json_str(arg, "file"),
+		 (int)json_integer_value(json_object_get(arg, "line")));
+	if (ctx)
+		snprintf(via, sizeof(via), " through %s (stored at %s:%d)",
+			 json_str(arg, "var"), json_str(ref, "file"),
+			 (int)json_integer_value(json_object_get(ref, "line")));
 	snprintf(why, sizeof(why),
-		 "%s() is given to cpufreq_add_update_util_hook() (the "
+		 "%s() is given to cpufreq_add_update_util_hook()%s (the "
 		 "scheduler calls it with the runqueue lock held)",
-		 json_str(ref, "fn"));
+		 json_str(ref, "fn"), via);
 	mark_entry(c, json_str(ref, "fn"), CL_SCHED, why, at);
+}
+
+static bool is_hook_arg(json_t *ref)
+{
+	return !strcmp(json_str(ref, "how"), "arg") &&
+	       !strcmp(json_str(ref, "callee"), "cpufreq_add_update_util_hook");
 }
 
 static void sched_seed(struct classify *c)
@@ -50,10 +62,11 @@ static void sched_seed(struct classify *c)
 	json_array_foreach(c->p->fnrefs, i, r) {
 		if (!strncmp(json_str(r, "field"), "struct sched_class::", 20))
 			strset_add(&fields, json_str(r, "field"));
-		else if (!strcmp(json_str(r, "how"), "arg") &&
-			 !strcmp(json_str(r, "callee"),
-				 "cpufreq_add_update_util_hook"))
-			update_util_hook(c, r);
+		else if (is_hook_arg(r) && json_object_get(r, "var"))
+			for_each_field_fn(c, json_str(r, "var"),
+					  update_util_hook, r);
+		else if (is_hook_arg(r))
+			update_util_hook(c, r, NULL);
 	}
 	for (j = 0; j < fields.n; j++)
 		for_each_field_fn(c, fields.v[j], class_fn, NULL);
