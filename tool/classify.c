@@ -24,9 +24,11 @@ struct lidx {
 };
 
 /* Functions stored into a field, for indirect calls. */
+/* The functions stored into a field or variable, and the fnrefs saying so. */
 struct fieldfns {
 	const char *field;
 	unsigned *fns;
+	json_t **refs;
 	unsigned n, alloc;
 	UT_hash_handle hh;
 };
@@ -97,16 +99,15 @@ static bool is_sleeper(const char *callee)
 	return false;
 }
 
-static struct fieldfns *field_fns(struct classify *c, struct fieldfns **map,
-				  const char *field)
+static struct fieldfns *field_fns(struct classify *c, const char *field)
 {
 	struct fieldfns *ff;
 
-	HASH_FIND_STR(*map, field, ff);
+	HASH_FIND_STR(c->fields, field, ff);
 	return ff;
 }
 
-static void index_fnrefs(struct classify *c, struct fieldfns **map)
+static void index_fnrefs(struct classify *c)
 {
 	size_t i;
 	json_t *r;
@@ -119,20 +120,26 @@ static void index_fnrefs(struct classify *c, struct fieldfns **map)
 
 		if (!how || strcmp(how, "arg") == 0 || !field || fn < 0)
 			continue;
-		ff = field_fns(c, map, field);
+		ff = field_fns(c, field);
 		if (!ff) {
 			ff = xcalloc(1, sizeof(*ff));
 			ff->field = field;
-			HASH_ADD_KEYPTR(hh, *map, ff->field, strlen(ff->field), ff);
+			HASH_ADD_KEYPTR(hh, c->fields, ff->field,
+					strlen(ff->field), ff);
 		}
-		ALLOC_GROW(ff->fns, ff->n, ff->alloc);
+		if (ff->n >= ff->alloc) {
+			ff->alloc = ff->alloc ? 2 * ff->alloc : 4;
+			ff->fns = xrealloc(ff->fns, ff->alloc * sizeof(*ff->fns));
+			ff->refs = xrealloc(ff->refs,
+					    ff->alloc * sizeof(*ff->refs));
+		}
+		ff->refs[ff->n] = r;
 		ff->fns[ff->n++] = fn;
 	}
 }
 
 struct build {
 	struct classify *c;
-	struct fieldfns **fields;
 	unsigned func;
 };
 
@@ -301,7 +308,7 @@ static void build_call(struct build *b, const struct flow_event *e)
 		return;
 	/* through a field, or a variable (a global function pointer) */
 	if (!strncmp(callee, "ptr:", 4) || !strncmp(callee, "var:", 4)) {
-		ff = field_fns(b->c, b->fields, callee + 4);
+		ff = field_fns(b->c, callee + 4);
 		if (ff && ff->n > b->c->max_fanout) {
 			add_wide(b, ff, line, e->st);
 			return;
@@ -314,16 +321,15 @@ static void build_call(struct build *b, const struct flow_event *e)
 	}
 	/* through a function pointer parameter: what callers pass there */
 	if (!strncmp(callee, "P:", 2)) {
-		struct strset fns = { 0 };
+		const struct strset *fns = prog_resolve_fns(b->c->p, callee);
 
-		prog_resolve_fns(b->c->p, callee, &fns);
-		for (i = 0; fns.n <= b->c->max_fanout && i < fns.n; i++) {
-			if ((fn = func_index(b->c, fns.v[i])) < 0)
+		for (i = 0; fns && fns->n <= b->c->max_fanout && i < fns->n;
+		     i++) {
+			if ((fn = func_index(b->c, fns->v[i])) < 0)
 				continue;
 			add_call(b, fn, line, callee, e->st);
 			b->c->ptr_edges++;
 		}
-		strset_free(&fns);
 		return;
 	}
 	/* by name, even where the tree defines it (schedule(), mutex_lock()) */
@@ -489,8 +495,7 @@ static int cmp_lock(const void *a, const void *b)
 void classify_init(struct classify *c, struct prog *p, bool audit,
 		   unsigned max_fanout)
 {
-	struct fieldfns *fields = NULL, *ff, *tmp;
-	struct build b = { c, &fields, 0 };
+	struct build b = { c, 0 };
 	struct pfunc *pf, *pft, **fv;
 	struct plock *pl, *plt, **lv;
 	unsigned i, j, k;
@@ -542,7 +547,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		HASH_ADD_KEYPTR(hh, c->fmap, fi->id, strlen(fi->id), fi);
 	}
 	free(fv);
-	index_fnrefs(c, &fields);
+	index_fnrefs(c);
 	for (i = 0; i < c->nfuncs; i++) {
 		b.func = i;
 		flow_run(p, c->funcs[i].f, build_cb, &b);
@@ -561,11 +566,6 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 			for (k = 0; k < f->calls[j].nheld; k++)
 				add_held(&c->locks[f->calls[j].held[k]], i, j,
 					 true);
-	}
-	HASH_ITER(hh, fields, ff, tmp) {
-		HASH_DEL(fields, ff);
-		free(ff->fns);
-		free(ff);
 	}
 	c->queue = xcalloc(c->nfuncs + 1, sizeof(unsigned));
 }
@@ -593,11 +593,23 @@ void mark_entry(struct classify *c, const char *id, enum lclass cls,
 	if (fn < 0)
 		return;
 	f = &c->funcs[fn];
-	if (f->cls != CL_NONE || f->sleeps)
+	if (f->left_out && !f->out_why) {
+		f->out_why = xstrdup(why);
+		f->out_at = xstrdup(at ? at : "");
+	}
+	if (f->cls != CL_NONE || f->sleeps || f->left_out)
 		return;
 	f->why = xstrdup(why);
 	f->at = xstrdup(at ? at : "");
 	enqueue_func(c, fn, cls, -1, -1, -1);
+}
+
+void weigh_entry(struct classify *c, const char *id)
+{
+	int fn = func_index(c, id);
+
+	if (fn >= 0)
+		c->funcs[fn].weighable = true;
 }
 
 static void on_spin(struct classify *c, unsigned lock)
@@ -721,16 +733,11 @@ void for_each_field_fn(struct classify *c, const char *field,
 		       void (*fn)(struct classify *c, json_t *ref, void *ctx),
 		       void *ctx)
 {
-	size_t i;
-	json_t *r;
+	struct fieldfns *ff = field_fns(c, field);
+	unsigned i;
 
-	json_array_foreach(c->p->fnrefs, i, r) {
-		const char *f = json_string_value(json_object_get(r, "field"));
-		const char *how = json_string_value(json_object_get(r, "how"));
-
-		if (f && how && strcmp(how, "arg") && !strcmp(f, field))
-			fn(c, r, ctx);
-	}
+	for (i = 0; ff && i < ff->n; i++)
+		fn(c, ff->refs[i], ctx);
 }
 
 /* Forget every verdict and visit; what init and the whitelist forced stays. */
@@ -848,6 +855,7 @@ void classify_free(struct classify *c)
 {
 	struct fidx *f, *ft;
 	struct lidx *l, *lt;
+	struct fieldfns *ff, *fft;
 	unsigned i, j;
 
 	for (i = 0; i < c->nfuncs; i++) {
@@ -867,6 +875,8 @@ void classify_free(struct classify *c)
 		free(c->funcs[i].acqs);
 		free(c->funcs[i].why);
 		free(c->funcs[i].at);
+		free(c->funcs[i].out_why);
+		free(c->funcs[i].out_at);
 	}
 	for (i = 0; i < c->nlocks; i++) {
 		free(c->locks[i].held_at);
@@ -884,6 +894,12 @@ void classify_free(struct classify *c)
 	HASH_ITER(hh, c->lmap, l, lt) {
 		HASH_DEL(c->lmap, l);
 		free(l);
+	}
+	HASH_ITER(hh, c->fields, ff, fft) {
+		HASH_DEL(c->fields, ff);
+		free(ff->fns);
+		free(ff->refs);
+		free(ff);
 	}
 	free(c->funcs);
 	free(c->locks);

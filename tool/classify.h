@@ -49,6 +49,7 @@ struct step {
 
 struct cl_func;
 struct cl_lock;
+struct fieldfns;
 struct cl_slot;
 struct whitelist;
 
@@ -61,6 +62,7 @@ struct classify {
 	unsigned nlocks;
 	struct fidx *fmap;	/* function id -> index */
 	struct lidx *lmap;	/* lock id -> index */
+	struct fieldfns *fields; /* field or variable -> functions in it */
 	struct cl_slot *slots;	/* declarations holding lock addresses */
 	unsigned nslots;
 	unsigned *queue;	/* functions to visit */
@@ -117,6 +119,13 @@ json_t *classify_wide_calls(struct classify *c);
 /* Function @id runs in context @cls (an entry point): @why, @at. */
 void mark_entry(struct classify *c, const char *id, enum lclass cls,
 		const char *why, const char *at);
+/*
+ * The spread bound may leave entry @id out: an entry a driver's own choice
+ * puts in an atomic context that the kernel expects to stay small (the
+ * primary handler of a threaded irq, kept in hard irq only by IRQF_ONESHOT,
+ * should do no more than wake its thread).
+ */
+void weigh_entry(struct classify *c, const char *id);
 /* Lock @lock must spin: @cls, with a one-step evidence. */
 void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
 	       const char *why, const char *at);

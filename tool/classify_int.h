@@ -62,6 +62,14 @@ struct cl_func {
 	enum lclass cls;
 	int from_func, from_call, from_lock;
 	char *why, *at;		/* for an entry */
+	/*
+	 * an entry left out by the spread bound: it would have made
+	 * @spread locks spin (spread.c), and why it was an entry
+	 */
+	bool left_out, spread_tried;
+	bool weighable;		/* an entry the bound may leave out */
+	unsigned spread;
+	char *out_why, *out_at;
 };
 
 /* Where a lock is held: at an acquisition or at a call. */
@@ -118,7 +126,7 @@ void spin_lock_shared(struct classify *c, unsigned lock, unsigned outer,
 void drain(struct classify *c);
 /* Forget the verdicts and run the whitelist, the raw locks and the rules. */
 void classify_rerun(struct classify *c);
-/* Convert the locks a context alone would make spin with max_spread more. */
+/* Leave out the seeds that alone would make more than max_spread locks spin. */
 void bound_spread(struct classify *c);
 /* Is lock index @x among the @n of @v (a held or dropped list)? */
 bool ids_have(const unsigned *v, unsigned n, unsigned x);

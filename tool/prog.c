@@ -224,11 +224,13 @@ static void resolve_fns(struct prog *p, const char *t, struct strset *out,
 	char *fn, *hash;
 	unsigned i, n;
 
+	if (out->n > PROG_MAX_FNS)
+		return;
 	if (!strncmp(t, "fn:", 3)) {
 		strset_add(out, t + 3);
 		return;
 	}
-	if (strncmp(t, "P:", 2) || !strset_add(seen, t))
+	if (strncmp(t, "P:", 2) || strchr(t, '|') || !strset_add(seen, t))
 		return;
 	fn = xstrdup(t + 2);
 	hash = strrchr(fn, '#');
@@ -242,12 +244,25 @@ static void resolve_fns(struct prog *p, const char *t, struct strset *out,
 	free(fn);
 }
 
-void prog_resolve_fns(struct prog *p, const char *target, struct strset *out)
+const struct strset *prog_resolve_fns(struct prog *p, const char *target)
 {
-	struct strset seen = { 0 };
+	char *key = xasprintf("fns:%s", target);
+	struct rmemo *m;
 
-	resolve_fns(p, target, out, &seen);
-	strset_free(&seen);
+	HASH_FIND_STR(p->memo, key, m);
+	if (!m) {
+		struct strset seen = { 0 };
+
+		m = xcalloc(1, sizeof(*m));
+		m->target = key;
+		key = NULL;
+		resolve_fns(p, target, &m->ids, &seen);
+		strset_free(&seen);
+		m->resolved = m->ids.n <= PROG_MAX_FNS;
+		HASH_ADD_KEYPTR(hh, p->memo, m->target, strlen(m->target), m);
+	}
+	free(key);
+	return m->resolved ? &m->ids : NULL;
 }
 
 /*
@@ -267,7 +282,7 @@ static void collect_args(struct prog *p, json_t *ir, bool indirect)
 			const char *callee =
 				json_string_value(json_array_get(ev, 2));
 			json_t *args = json_array_get(ev, 3);
-			struct strset fns = { 0 };
+			const struct strset *fns;
 			struct pfunc *f;
 
 			if (!callee || !args)
@@ -280,11 +295,10 @@ static void collect_args(struct prog *p, json_t *ir, bool indirect)
 			}
 			if (strncmp(callee, "P:", 2))
 				continue;
-			prog_resolve_fns(p, callee, &fns);
-			for (j = 0; j < fns.n; j++)
-				if ((f = prog_func(p, fns.v[j])))
+			fns = prog_resolve_fns(p, callee);
+			for (j = 0; fns && j < fns->n; j++)
+				if ((f = prog_func(p, fns->v[j])))
 					add_args(f, args);
-			strset_free(&fns);
 			continue;
 		}
 		json_array_foreach(ev, j, sub)

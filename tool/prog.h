@@ -108,8 +108,11 @@ bool prog_resolve(struct prog *p, const char *target, struct strset *out);
 /*
  * The functions a call through "P:f#n" (a function pointer parameter) may
  * reach: those callers pass there, directly or through their own
- * parameters; ids added to @out.
+ * parameters (memoised: valid until prog_free()); NULL for a parameter
+ * more than PROG_MAX_FNS functions are passed to (a generic interface:
+ * call_rcu()'s callback).
  */
-void prog_resolve_fns(struct prog *p, const char *target, struct strset *out);
+#define PROG_MAX_FNS 256
+const struct strset *prog_resolve_fns(struct prog *p, const char *target);
 
 #endif

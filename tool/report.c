@@ -23,7 +23,7 @@ static void count(json_t *obj, const char *key)
 json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 {
 	json_t *locks = json_array(), *by_class = json_object(), *rep, *sum;
-	json_t *wide;
+	json_t *wide, *left_out;
 	unsigned i, must = 0, npinned = 0, nconflicts = 0;
 
 	for (i = 0; i < c->nlocks; i++) {
@@ -99,10 +99,21 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			    json_integer(npinned));
 	json_object_set_new(json_object_get(rep, "summary"), "conflicts",
 			    json_integer(nconflicts));
+	left_out = json_array();
+	for (i = 0; i < c->nfuncs; i++)
+		if (c->funcs[i].spread)
+			json_array_append_new(
+				left_out,
+				json_pack("{sssssssi}", "fn", c->funcs[i].f->id,
+					  "why", c->funcs[i].out_why, "at",
+					  c->funcs[i].out_at, "spread",
+					  (int)c->funcs[i].spread));
 	json_object_set_new(json_object_get(rep, "summary"), "spread",
-			    json_pack("{sisi}", "max_spread",
+			    json_pack("{sisisi}", "max_spread",
 				      (int)c->max_spread, "converted",
-				      (int)c->bounded));
+				      (int)(c->bounded - json_array_size(left_out)),
+				      "left_out", (int)json_array_size(left_out)));
+	json_object_set_new(rep, "left_out", left_out);
 	wide = classify_wide_calls(c);
 	json_object_set_new(json_object_get(rep, "summary"), "wide_calls",
 			    json_pack("{sisisi}", "max_fanout",
@@ -221,10 +232,15 @@ void report_text(json_t *rep, FILE *out)
 		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"));
 	v = json_object_get(sum, "spread");
 	if (v && jint(v, "max_spread"))
-		fprintf(out, "  converted because spinning would spread to "
-			     "more than %d other locks (spread in "
-			     "classify.json, review): %d\n",
-			(int)jint(v, "max_spread"), (int)jint(v, "converted"));
+		fprintf(out, "  spread bound %d (review): %d locks converted "
+			     "(spread in classify.json), %d entry points left "
+			     "out (left_out)\n",
+			(int)jint(v, "max_spread"), (int)jint(v, "converted"),
+			(int)jint(v, "left_out"));
+	json_array_foreach(json_object_get(rep, "left_out"), i, v)
+		fprintf(out, "  left out: %s %s: would make %d locks spin\n",
+			json_str(v, "at"), json_str(v, "why"),
+			(int)jint(v, "spread"));
 	json_array_foreach(json_object_get(sum, "stale"), i, v)
 		fprintf(out, "  stale whitelist entry %s: %s\n", json_str(v, "where"),
 			json_str(v, "id"));

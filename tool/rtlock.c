@@ -100,7 +100,8 @@ static const char usage_text[] =
 	"\n"
 	"The kernel tree is only read; kbuild output goes to the cache.\n"
 	"Exit status: 0 done, 1 done with items to review (files that could\n"
-	"not be parsed), 2 usage, 3 bad input, 4 environment (missing tool,\n"
+	"not be parsed, stale whitelist entries, seeds the spread bound left\n"
+	"out), 2 usage, 3 bad input, 4 environment (missing tool,\n"
 	"unwritable directory), 5 failure, 130 interrupted.\n";
 
 static void usage(int status)
@@ -462,7 +463,7 @@ static int classify_stage(struct common *cp, bool audit,
 		if (a)
 			audit_text(a, stdout);
 	}
-	if (!rc && (scan_review(&s) || json_array_size(cl.stale)))
+	if (!rc && (scan_review(&s) || json_array_size(cl.stale) || cl.bounded))
 		rc = EXIT_REVIEW;
 	if (then && (rc == EXIT_OK || rc == EXIT_REVIEW)) {
 		int next = then(&c, &s, inv, rep);
@@ -534,7 +535,7 @@ static json_t *run_summary(struct common *c, struct scan *s, json_t *rep,
 	double scan = s->t_prefilter + s->t_parse + s->t_link;
 
 	return json_pack(
-		"{sssisOsisisisis{sisisisisisi}s{sfsfsfsfsfsf}sisssO}",
+		"{sssisOsisisisis{sisisisisisisi}s{sfsfsfsfsfsf}sisssO}",
 		"schema", "rtlock-summary-1", "exit", rc, "locks_by_class",
 		json_object_get(sum, "by_class"), "must_spin",
 		(int)json_integer_value(json_object_get(sum, "must_spin")),
@@ -550,6 +551,11 @@ static json_t *run_summary(struct common *c, struct scan *s, json_t *rep,
 		"unresolved_sites",
 		(int)json_integer_value(json_object_get(sum, "unresolved_sites")),
 		"spatch_failures", b->convert_failed, "leftovers", b->leftovers,
+		"spread_bound",
+		(int)(json_integer_value(json_object_get(
+			      json_object_get(sum, "spread"), "converted")) +
+		      json_integer_value(json_object_get(
+			      json_object_get(sum, "spread"), "left_out"))),
 		"seconds", "prepare", b->t_prepare, "scan", scan, "classify",
 		c->t_classify, "convert",
 		b->t_convert, "keep", b->t_keep, "git", b->t_git,

@@ -1,20 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The spread bound.  A lock that one context makes spin drags along every
- * lock taken under it, and what those take, through the nesting closure.
- * Where that is a handful of locks, keeping them spinning is the price of
- * the context (an irq_chip callback under the descriptor lock).  Where it
- * is hundreds, the kernel's own answer is the other one: the context is
- * wrong, not the lock (a hard-irq handler that wakes a wait queue on
- * PREEMPT_RT is a bug to fix in the driver; wait_queue_head::lock stays a
- * sleeping lock).  So a lock whose spinning alone would make more than
- * max_spread other locks spin converts, with the context as its conflict
- * for review; a reviewer who disagrees whitelists it.
+ * The spread bound.  A context makes spin every lock it takes and, through
+ * the nesting closure, every lock taken under those.  Where that is a
+ * handful of locks, keeping them spinning is the price of the context (an
+ * irq_chip callback under the descriptor lock).  Where it is hundreds, the
+ * kernel's own answer is the other one: the context is wrong, not the
+ * locks.  A driver's hard-irq handler that wakes a wait queue or sends a
+ * signal on PREEMPT_RT is a bug to fix in the driver; wait_queue_head::lock
+ * and siglock stay sleeping locks.
  *
- * The weight of a lock is measured, not guessed: the locks that spin
- * because of it are at most those whose evidence chains lead back to it
- * (the candidates), and exactly those that stop spinning when the
- * classification runs again with it converted (the trial).
+ * So a seed that alone would make more than max_spread locks spin is not
+ * taken at its word: a weighable entry point (weigh_entry(): a primary
+ * handler kept in hard irq only by IRQF_ONESHOT, which the kernel expects
+ * to do no more than wake its thread) is left out, a lock a context takes
+ * converts with that context as its conflict; both are listed for review,
+ * and a reviewer who disagrees whitelists the locks.  Other entries are
+ * the kernel's own hard contexts (the tick, IPIs, NMIs, clockevents):
+ * many of them reach the same locks, and each would look heavy as soon as
+ * the others were left out.
+ *
+ * The weight is measured, not guessed.  The candidates are the seeds that
+ * more than max_spread spinning locks' evidence chains lead back to (at
+ * least what each makes spin alone).  The heaviest is left out and the
+ * classification runs again, until no candidate is left; then each one
+ * left out is given back, with the others still out, and stays out only if
+ * more than max_spread locks start spinning with it (locks that one
+ * handler reaches through both the wait queues and siglock are not freed
+ * by leaving out either lock alone, but are by leaving out the handler).
  */
 #include "classify_int.h"
 #include "util.h"
@@ -33,46 +45,79 @@ static int outer_of(const struct classify *c, unsigned lock)
 	return -1;
 }
 
+/* The entry point that made @lock spin, or -1 (a lock marked spinning). */
+static int entry_of(const struct classify *c, unsigned lock)
+{
+	int fn = c->locks[lock].by_func;
+
+	while (fn >= 0 && c->funcs[fn].from_func >= 0)
+		fn = c->funcs[fn].from_func;
+	return fn >= 0 && c->funcs[fn].why ? fn : -1;
+}
+
 static bool context_class(enum lclass cls)
 {
 	return cls >= CL_HARDIRQ && cls <= CL_IRQSOFF;
 }
 
-/* How many spinning locks' evidence chains lead back to each lock. */
-static unsigned *chain_counts(const struct classify *c)
+/* A seed: entry point @idx (is_fn) or lock @idx. */
+struct seed {
+	bool is_fn;
+	unsigned idx;
+};
+
+/*
+ * How many spinning locks' evidence chains lead back to each lock (locks)
+ * and to each entry point (fns), counting the seed lock itself.
+ */
+static void chain_counts(const struct classify *c, unsigned *locks,
+			 unsigned *fns)
 {
-	unsigned *count = xcalloc(c->nlocks + 1, sizeof(*count));
 	unsigned i, hops;
-	int x, up;
+	int x, up, e;
 
 	for (i = 0; i < c->nlocks; i++) {
 		if (c->locks[i].cls == CL_NONE)
 			continue;
-		/* every lock above @i in its chain gains one */
 		for (x = i, hops = 0; (up = outer_of(c, x)) >= 0 &&
 				      hops < c->nlocks; x = up, hops++)
-			count[up]++;
+			locks[up]++;
+		if (c->locks[x].cls != CL_NESTED && (e = entry_of(c, x)) >= 0)
+			fns[e]++;
 	}
-	return count;
 }
 
-/* The heaviest untried candidate, or -1. */
-static int next_candidate(const struct classify *c)
+/* The heaviest candidate not tried yet; false if none. */
+static bool next_candidate(const struct classify *c, struct seed *best)
 {
-	unsigned *count = chain_counts(c), i;
-	int best = -1;
+	unsigned *locks = xcalloc(c->nlocks + 1, sizeof(*locks));
+	unsigned *fns = xcalloc(c->nfuncs + 1, sizeof(*fns));
+	unsigned i, most = c->max_spread;
 
-	for (i = 0; i < c->nlocks; i++) {
-		const struct cl_lock *l = &c->locks[i];
+	chain_counts(c, locks, fns);
+	for (i = 0; i < c->nfuncs; i++)
+		if (fns[i] > most && c->funcs[i].weighable &&
+		    !c->funcs[i].spread_tried) {
+			most = fns[i];
+			*best = (struct seed){ true, i };
+		}
+	for (i = 0; i < c->nlocks; i++)
+		if (locks[i] > most && !c->locks[i].spread_tried &&
+		    context_class(c->locks[i].cls) && outer_of(c, i) < 0) {
+			most = locks[i];
+			*best = (struct seed){ false, i };
+		}
+	free(locks);
+	free(fns);
+	return most > c->max_spread;
+}
 
-		if (!context_class(l->cls) || l->spread_tried ||
-		    outer_of(c, i) >= 0 || count[i] <= c->max_spread)
-			continue;
-		if (best < 0 || count[i] > count[best])
-			best = i;
-	}
-	free(count);
-	return best;
+static void leave_out(struct classify *c, struct seed s, bool out)
+{
+	if (s.is_fn)
+		c->funcs[s.idx].left_out = out;
+	else
+		c->locks[s.idx].forced_convert = out;
 }
 
 static unsigned spinning(const struct classify *c)
@@ -86,22 +131,34 @@ static unsigned spinning(const struct classify *c)
 
 void bound_spread(struct classify *c)
 {
-	int lock;
+	struct seed *out = NULL, s;
+	unsigned nout = 0, aout = 0, i, before, after;
 
-	while ((lock = next_candidate(c)) >= 0) {
-		struct cl_lock *l = &c->locks[lock];
-		unsigned before = spinning(c), after;
-
-		l->spread_tried = true;
-		l->forced_convert = true;
-		classify_rerun(c);
-		after = spinning(c) + 1; /* it no longer spins itself */
-		if (after < before && before - after > c->max_spread) {
-			l->spread = before - after;
-			c->bounded++;
-			continue;
-		}
-		l->forced_convert = false;
+	while (next_candidate(c, &s)) {
+		if (s.is_fn)
+			c->funcs[s.idx].spread_tried = true;
+		else
+			c->locks[s.idx].spread_tried = true;
+		leave_out(c, s, true);
+		ALLOC_GROW(out, nout, aout);
+		out[nout++] = s;
 		classify_rerun(c);
 	}
+	for (i = 0; i < nout; i++) {
+		before = spinning(c);
+		leave_out(c, out[i], false);
+		classify_rerun(c);
+		/* what it makes spin; a lock: besides itself */
+		after = spinning(c) - !out[i].is_fn;
+		if (after <= before || after - before <= c->max_spread)
+			continue;
+		leave_out(c, out[i], true);
+		if (out[i].is_fn)
+			c->funcs[out[i].idx].spread = after - before;
+		else
+			c->locks[out[i].idx].spread = after - before;
+		c->bounded++;
+		classify_rerun(c);
+	}
+	free(out);
 }

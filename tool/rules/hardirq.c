@@ -164,6 +164,8 @@ static void hardirq_seed(struct classify *c)
 					 "keeps it out of an irq thread",
 					 json_str(r, "api"), flag);
 				entry(c, r, fn, why);
+				if (!strcmp(flag, "IRQF_ONESHOT"))
+					weigh_entry(c, fn);
 			}
 		} else if (!strcmp(role, "percpu_irq") || !strcmp(role, "nmi") ||
 			   !strcmp(role, "chained") || !strcmp(role, "flow") ||
