@@ -90,7 +90,9 @@ struct classify {
 	 * 0: no bound.
 	 */
 	unsigned max_spread;
-	unsigned bounded;	/* locks that bound converted */
+	unsigned bounded;	/* seeds the bound converted or left out */
+	/* non-zero when the user asked to stop (the bound's reruns check) */
+	int (*interrupted)(void);
 	const struct whitelist *wl;
 };
 

@@ -422,6 +422,7 @@ static int classify_stage(struct common *cp, bool audit,
 	classify_init(&cl, &s.prog, audit, c.max_fanout);
 	if (c.max_spread >= 0)
 		cl.max_spread = c.max_spread;
+	cl.interrupted = scan_interrupted;
 	classify_whitelist(&cl, &wl);
 	classify_run(&cl);
 	rep = report_json(&s, &cl, inv);

@@ -134,7 +134,8 @@ void bound_spread(struct classify *c)
 	struct seed *out = NULL, s;
 	unsigned nout = 0, aout = 0, i, before, after;
 
-	while (next_candidate(c, &s)) {
+	while (!(c->interrupted && c->interrupted()) &&
+	       next_candidate(c, &s)) {
 		if (s.is_fn)
 			c->funcs[s.idx].spread_tried = true;
 		else
@@ -144,7 +145,7 @@ void bound_spread(struct classify *c)
 		out[nout++] = s;
 		classify_rerun(c);
 	}
-	for (i = 0; i < nout; i++) {
+	for (i = 0; i < nout && !(c->interrupted && c->interrupted()); i++) {
 		before = spinning(c);
 		leave_out(c, out[i], false);
 		classify_rerun(c);
