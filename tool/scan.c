@@ -577,13 +577,27 @@ static int site_cb(const struct flow_event *e, void *data)
 	return 0;
 }
 
-/* __SPIN_LOCK_UNLOCKED() in static initialisers: sites outside functions */
+static int cmp_at(const void *a, const void *b)
+{
+	return strcmp(json_str(*(json_t *const *)a, "at"),
+		      json_str(*(json_t *const *)b, "at"));
+}
+
+/*
+ * __SPIN_LOCK_UNLOCKED() in static initialisers: sites outside functions,
+ * by position (the facts come in the order files were read, which depends
+ * on what the cache held).
+ */
 static void static_sites(struct site_ctx *c)
 {
-	size_t i;
-	json_t *st;
+	size_t i, n = json_array_size(c->s->prog.statics);
+	json_t **v = xcalloc(n + 1, sizeof(*v)), *one;
 
-	json_array_foreach(c->s->prog.statics, i, st) {
+	json_array_foreach(c->s->prog.statics, i, one)
+		v[i] = one;
+	qsort(v, n, sizeof(*v), cmp_at);
+	for (i = 0; i < n; i++) {
+		json_t *st = v[i];
 		const char *at = json_string_value(json_object_get(st, "at"));
 		const char *lock = json_string_value(json_object_get(st, "lock"));
 		struct plock *l = prog_lock(&c->s->prog, lock);
@@ -607,6 +621,7 @@ static void static_sites(struct site_ctx *c)
 		if (l)
 			l->nsites++;
 	}
+	free(v);
 }
 
 static int cmp_func(const void *a, const void *b)
