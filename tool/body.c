@@ -265,12 +265,12 @@ static bool emit_lock(struct xfn *f, CXCursor call, const struct lock_api *api,
 	return true;
 }
 
-static bool is_param_ref(CXCursor e)
+/* Is @e (casts and parentheses aside) a use of a declaration of @kind? */
+static bool refers_to(CXCursor e, enum CXCursorKind kind)
 {
 	e = strip_expr(e);
 	return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
-	       clang_getCursorKind(clang_getCursorReferenced(e)) ==
-		       CXCursor_ParmDecl;
+	       clang_getCursorKind(clang_getCursorReferenced(e)) == kind;
 }
 
 /*
@@ -301,7 +301,7 @@ static json_t *call_args(struct xfn *f, struct kids *k)
 			json_array_append_new(args, json_sprintf("fn:%s", id));
 			free(id);
 			any = true;
-		} else if (is_fn_ptr_type(ty) && is_param_ref(k->v[i])) {
+		} else if (is_fn_ptr_type(ty) && refers_to(k->v[i], CXCursor_ParmDecl)) {
 			/* a function pointer parameter passed on: "P:f#n" */
 			struct sb t = SB_INIT;
 
@@ -360,7 +360,7 @@ static json_t *fn_or_target(struct xfn *f, CXCursor arg)
 		free(id);
 		return r;
 	}
-	if (is_param_ref(e)) {
+	if (refers_to(e, CXCursor_ParmDecl)) {
 		struct sb t = SB_INIT;
 
 		lock_target(f, e, &t);
@@ -527,9 +527,7 @@ call:
 
 		if (!clang_Cursor_isNull(fn)) {
 			id = func_identity(f->t, fn);
-		} else if (clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
-			   clang_getCursorKind(clang_getCursorReferenced(e)) ==
-				   CXCursor_VarDecl &&
+		} else if (refers_to(e, CXCursor_VarDecl) &&
 			   is_fn_ptr_type(clang_getCursorType(e))) {
 			id = var_identity(f->t, clang_getCursorReferenced(e));
 			key = "var";
@@ -599,7 +597,7 @@ static void walk_assign(struct xfn *f, CXCursor c, struct kids *k)
 		   (clang_getCursorKind(clang_getCursorSemanticParent(ref)) !=
 			    CXCursor_FunctionDecl ||
 		    is_fn_ptr_type(ty))) {
-		/* a local holding a lock's address: resolve.c's locals */
+		/* not a local holding a lock's address: resolve.c's locals */
 		lid = var_identity(f->t, ref);
 	}
 	if (!lid)

@@ -23,12 +23,13 @@ struct lidx {
 	UT_hash_handle hh;
 };
 
-/* Functions stored into a field, for indirect calls. */
 /* The functions stored into a field or variable, and the fnrefs saying so. */
 struct fieldfns {
 	const char *field;
-	unsigned *fns;
-	json_t **refs;
+	struct fieldfn {
+		unsigned fn;
+		json_t *ref;
+	} *v;
 	unsigned n, alloc;
 	UT_hash_handle hh;
 };
@@ -127,14 +128,8 @@ static void index_fnrefs(struct classify *c)
 			HASH_ADD_KEYPTR(hh, c->fields, ff->field,
 					strlen(ff->field), ff);
 		}
-		if (ff->n >= ff->alloc) {
-			ff->alloc = ff->alloc ? 2 * ff->alloc : 4;
-			ff->fns = xrealloc(ff->fns, ff->alloc * sizeof(*ff->fns));
-			ff->refs = xrealloc(ff->refs,
-					    ff->alloc * sizeof(*ff->refs));
-		}
-		ff->refs[ff->n] = r;
-		ff->fns[ff->n++] = fn;
+		ALLOC_GROW(ff->v, ff->n, ff->alloc);
+		ff->v[ff->n++] = (struct fieldfn){ fn, r };
 	}
 }
 
@@ -314,7 +309,7 @@ static void build_call(struct build *b, const struct flow_event *e)
 			return;
 		}
 		for (i = 0; ff && i < ff->n; i++) {
-			add_call(b, ff->fns[i], line, callee + 4, e->st);
+			add_call(b, ff->v[i].fn, line, callee + 4, e->st);
 			b->c->ptr_edges++;
 		}
 		return;
@@ -673,7 +668,6 @@ void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
 	spin_lock_from(c, lock, cls, -1, -1, -1);
 }
 
-/* Visit queued functions: their locks spin, their callees are atomic. */
 /*
  * Does an event of @f, in the state @irqs_off/@irqs_may_on, run in @f's
  * context?  Code reached from an entry that turns interrupts on, on some
@@ -689,6 +683,7 @@ static bool in_context(const struct cl_func *f, bool irqs_off,
 	return !irqs_may_on && (!f->f->low_level || irqs_off);
 }
 
+/* Visit queued functions: their locks spin, their callees are atomic. */
 void drain(struct classify *c)
 {
 	while (c->qhead < c->qtail) {
@@ -737,7 +732,7 @@ void for_each_field_fn(struct classify *c, const char *field,
 	unsigned i;
 
 	for (i = 0; ff && i < ff->n; i++)
-		fn(c, ff->refs[i], ctx);
+		fn(c, ff->v[i].ref, ctx);
 }
 
 /* Forget every verdict and visit; what init and the whitelist forced stays. */
@@ -897,8 +892,7 @@ void classify_free(struct classify *c)
 	}
 	HASH_ITER(hh, c->fields, ff, fft) {
 		HASH_DEL(c->fields, ff);
-		free(ff->fns);
-		free(ff->refs);
+		free(ff->v);
 		free(ff);
 	}
 	free(c->funcs);

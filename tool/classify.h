@@ -81,13 +81,11 @@ struct classify {
 	unsigned max_fanout;
 	unsigned wide_calls;	/* such calls, in any context */
 	/*
-	 * A context does not make a lock spin on its own when that would
-	 * make more than max_spread other locks spin through nesting (one
-	 * driver's hard-irq handler waking a wait queue would make every
-	 * wait queue's lock spin, and every lock a wake-up callback takes):
-	 * the lock converts and the context is its conflict, for review
-	 * (the code there must change, or a reviewer whitelists the lock).
-	 * 0: no bound.
+	 * The spread bound (spread.c): a lock a context takes, or a
+	 * weighable entry (weigh_entry()), that alone would make more than
+	 * max_spread locks spin is not taken at its word: the lock converts
+	 * with the context as its conflict, the entry is left out; both are
+	 * for review.  0: no bound.
 	 */
 	unsigned max_spread;
 	unsigned bounded;	/* seeds the bound converted or left out */

@@ -99,8 +99,8 @@ struct cl_lock {
 	char *why, *at;		/* seeded: raw, whitelist */
 	/* a reviewer said it may sleep, or it is pinned (below) */
 	bool forced_convert;
-	/* converted by max_spread: the locks it would have made spin;
-	 * spread_tried: it was weighed and kept spinning */
+	/* converted by the spread bound: the other locks it would have
+	 * made spin; spread_tried: it has been a candidate (spread.c) */
 	unsigned spread;
 	bool spread_tried;
 	enum lclass conflict;	/* forced, but this context says spin */

@@ -217,12 +217,30 @@ static void add_args(struct pfunc *f, json_t *args)
 			strset_add(&f->param_args[j], json_string_value(a));
 }
 
+/* What callers pass as parameter n of f, for a target "P:f#n", or NULL. */
+static const struct strset *param_args_of(struct prog *p, const char *t)
+{
+	char *fn = xstrdup(t + 2), *hash = strrchr(fn, '#');
+	const struct strset *args = NULL;
+	struct pfunc *f;
+	unsigned n;
+
+	if (hash) {
+		*hash = '\0';
+		n = atoi(hash + 1);
+		f = prog_func(p, fn);
+		if (f && n < f->nparams)
+			args = &f->param_args[n];
+	}
+	free(fn);
+	return args;
+}
+
 static void resolve_fns(struct prog *p, const char *t, struct strset *out,
 			struct strset *seen)
 {
-	struct pfunc *f;
-	char *fn, *hash;
-	unsigned i, n;
+	const struct strset *args;
+	unsigned i;
 
 	if (out->n > PROG_MAX_FNS)
 		return;
@@ -232,16 +250,9 @@ static void resolve_fns(struct prog *p, const char *t, struct strset *out,
 	}
 	if (strncmp(t, "P:", 2) || strchr(t, '|') || !strset_add(seen, t))
 		return;
-	fn = xstrdup(t + 2);
-	hash = strrchr(fn, '#');
-	if (hash) {
-		*hash = '\0';
-		n = atoi(hash + 1);
-		f = prog_func(p, fn);
-		for (i = 0; f && n < f->nparams && i < f->param_args[n].n; i++)
-			resolve_fns(p, f->param_args[n].v[i], out, seen);
-	}
-	free(fn);
+	args = param_args_of(p, t);
+	for (i = 0; args && i < args->n; i++)
+		resolve_fns(p, args->v[i], out, seen);
 }
 
 const struct strset *prog_resolve_fns(struct prog *p, const char *target)
@@ -337,7 +348,6 @@ static bool resolve_alt(struct prog *p, const char *t, struct strset *out,
 {
 	struct pfunc *f;
 	struct pptr *pp;
-	char *fn, *hash;
 	bool ok = false;
 
 	if (!strncmp(t, "L:", 2)) {
@@ -347,19 +357,9 @@ static bool resolve_alt(struct prog *p, const char *t, struct strset *out,
 	if (depth > 12)
 		return false;
 	if (!strncmp(t, "P:", 2)) {
-		fn = xstrdup(t + 2);
-		hash = strrchr(fn, '#');
-		if (hash) {
-			unsigned n = atoi(hash + 1);
+		const struct strset *args = param_args_of(p, t);
 
-			*hash = '\0';
-			f = prog_func(p, fn);
-			if (f && n < f->nparams)
-				ok = resolve_set(p, &f->param_args[n], out,
-						 depth);
-		}
-		free(fn);
-		return ok;
+		return args && resolve_set(p, args, out, depth);
 	}
 	if (!strncmp(t, "R:", 2)) {
 		f = prog_func(p, t + 2);

@@ -24,7 +24,7 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 {
 	json_t *locks = json_array(), *by_class = json_object(), *rep, *sum;
 	json_t *wide, *left_out;
-	unsigned i, must = 0, npinned = 0, nconflicts = 0;
+	unsigned i, must = 0, npinned = 0, nconflicts = 0, nspread = 0;
 
 	for (i = 0; i < c->nlocks; i++) {
 		struct cl_result r;
@@ -53,6 +53,7 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			json_object_set_new(o, "pinned", pin);
 		} else if (r.spread) {
 			json_object_set_new(o, "spread", json_integer(r.spread));
+			nspread++;
 		} else if (c->locks[i].forced_convert) {
 			json_object_set_new(o, "whitelist", json_string("convert"));
 		}
@@ -111,7 +112,7 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 	json_object_set_new(json_object_get(rep, "summary"), "spread",
 			    json_pack("{sisisi}", "max_spread",
 				      (int)c->max_spread, "converted",
-				      (int)(c->bounded - json_array_size(left_out)),
+				      (int)nspread,
 				      "left_out", (int)json_array_size(left_out)));
 	json_object_set_new(rep, "left_out", left_out);
 	wide = classify_wide_calls(c);

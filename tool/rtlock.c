@@ -139,6 +139,17 @@ static const char *default_whitelist(void)
 }
 
 /* Parse the common options; returns the index of the first operand. */
+/* The whole of optarg as a number of at least @min, or a usage error. */
+static long count_arg(const char *opt, long min, const char *what)
+{
+	char *end;
+	long v = strtol(optarg, &end, 10);
+
+	if (*end || !*optarg || v < min)
+		die(EXIT_USAGE, "%s: not %s: %s", opt, what, optarg);
+	return v;
+}
+
 static int parse_common(int argc, char **argv, struct common *c)
 {
 	static const struct option opts[] = {
@@ -191,10 +202,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 			c->scan.cache_dir = path_from_cwd(optarg);
 			break;
 		case 'j':
-			c->scan.jobs = strtol(optarg, &end, 10);
-			if (*end || c->scan.jobs < 1)
-				die(EXIT_USAGE, "-j: not a positive number: %s",
-				    optarg);
+			c->scan.jobs = count_arg("-j", 1, "a positive number");
 			break;
 		case 't':
 			c->scan.timeout = strtod(optarg, &end);
@@ -224,18 +232,12 @@ static int parse_common(int argc, char **argv, struct common *c)
 			c->since = optarg;
 			break;
 		case 'M':
-			c->max_fanout = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || c->max_fanout < 1)
-				die(EXIT_USAGE,
-				    "--max-fanout: not a positive number: %s",
-				    optarg);
+			c->max_fanout = count_arg("--max-fanout", 1,
+						  "a positive number");
 			break;
 		case 'D':
-			c->max_spread = strtol(optarg, &end, 10);
-			if (*end || !*optarg || c->max_spread < 0)
-				die(EXIT_USAGE,
-				    "--max-spread: not a number of locks: %s",
-				    optarg);
+			c->max_spread = count_arg("--max-spread", 0,
+						  "a number of locks");
 			break;
 		case 'T':
 			c->out_tree = optarg;
