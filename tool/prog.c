@@ -7,10 +7,28 @@
 #include "flow.h"
 #include "util.h"
 
+struct strset_ix {
+	const char *str;	/* one of the set's v[] */
+	UT_hash_handle hh;
+};
+
+static void strset_index(struct strset *s, const char *str)
+{
+	struct strset_ix *e = xmalloc(sizeof(*e));
+
+	e->str = str;
+	HASH_ADD_KEYPTR(hh, s->ix, str, strlen(str), e);
+}
+
 bool strset_has(const struct strset *s, const char *str)
 {
+	struct strset_ix *e;
 	unsigned i;
 
+	if (s->ix) {
+		HASH_FIND_STR(s->ix, str, e);
+		return e != NULL;
+	}
 	for (i = 0; i < s->n; i++)
 		if (!strcmp(s->v[i], str))
 			return true;
@@ -19,17 +37,29 @@ bool strset_has(const struct strset *s, const char *str)
 
 bool strset_add(struct strset *s, const char *str)
 {
+	unsigned i;
+
 	if (strset_has(s, str))
 		return false;
 	ALLOC_GROW(s->v, s->n, s->alloc);
 	s->v[s->n++] = xstrdup(str);
+	if (s->ix)
+		strset_index(s, s->v[s->n - 1]);
+	else if (s->n > STRSET_LINEAR)
+		for (i = 0; i < s->n; i++)
+			strset_index(s, s->v[i]);
 	return true;
 }
 
 void strset_free(struct strset *s)
 {
+	struct strset_ix *e, *tmp;
 	unsigned i;
 
+	HASH_ITER(hh, s->ix, e, tmp) {
+		HASH_DEL(s->ix, e);
+		free(e);
+	}
 	for (i = 0; i < s->n; i++)
 		free(s->v[i]);
 	free(s->v);

@@ -17,10 +17,16 @@
 
 #include "apitab.h"
 
-/* A small set of strings (linear: the sets here are short). */
+/*
+ * A set of strings in insertion order (v[0..n-1]).  Most sets here are
+ * short and scanned linearly; one that grows past STRSET_LINEAR members
+ * gets a hash index, so that a set of thousands costs no more per lookup.
+ */
+#define STRSET_LINEAR 16
 struct strset {
 	char **v;
 	unsigned n, alloc;
+	struct strset_ix *ix;	/* NULL while n <= STRSET_LINEAR */
 };
 bool strset_add(struct strset *s, const char *str); /* true if new */
 bool strset_has(const struct strset *s, const char *str);
