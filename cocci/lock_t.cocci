@@ -25,7 +25,10 @@
 ///                       that name, and an API call whose lock argument
 ///                       ends in it (&NAME, NAME, NAME(...)), keep
 ///                       spinning; ".NAME": a field only kept locks have,
-///                       for field declarations and &x->NAME, x.NAME.
+///                       for field declarations and &x->NAME, x.NAME;
+///                       "path:NAME", "path:.NAME": API calls in that file
+///                       only, where the calls the scan saw on NAME are
+///                       all on kept locks.
 ///                       Code under an #ifdef the scan's configuration
 ///                       leaves out was not seen
 ///   -D raw=1            kept ones become raw_spinlock_t / raw_spin_*()
@@ -232,6 +235,7 @@ KEEP_SITES = set()    # (path, line, col1)
 KEEP_DECLS = set()    # (path, line, name)
 KEEP_NAMES = set()    # names only kept locks have
 KEEP_MEMBERS = set()  # fields only kept locks have
+FILE_KEEP_NAMES = set()  # (path, NAME or .NAME) only kept at calls there
 USED_SITES = set()
 USED_DECLS = set()
 SEEN_FILES = {}      # rel path -> path as given
@@ -279,7 +283,10 @@ def lt_load_names(fname):
     with open(fname, encoding="utf-8", errors="replace") as f:
         for l in f:
             l = l.split("#", 1)[0].strip()
-            if l.startswith("."):
+            if ":" in l:
+                path, name = l.rsplit(":", 1)
+                FILE_KEEP_NAMES.add((os.path.normpath(path), name))
+            elif l.startswith("."):
                 KEEP_MEMBERS.add(l[1:])
             elif l:
                 KEEP_NAMES.add(l)
@@ -585,6 +592,8 @@ def site_decision(path, line, col0, name, func=None, sf=None):
     else:
         arg, member = lock_arg_name(sf, sf.off(line, col0) + len(name))
         if arg in (KEEP_MEMBERS if member else KEEP_NAMES):
+            return "keep"
+        if arg and (rel, ("." if member else "") + arg) in FILE_KEEP_NAMES:
             return "keep"
     return "convert"
 

@@ -77,11 +77,6 @@ const char *cache_file_hash(struct cache *c, const char *path)
 	return m->hash;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 void cache_tu_key(const char *salt, const char *rel, const char *main_hash,
 		  json_t *deps, char out[33])
 {
@@ -93,7 +88,7 @@ void cache_tu_key(const char *salt, const char *rel, const char *main_hash,
 
 	json_object_foreach(deps, k, v)
 		keys[n++] = k;
-	qsort(keys, n, sizeof(char *), cmp_str);
+	qsort(keys, n, sizeof(char *), cmp_strp);
 	hasher_init(&h);
 	hasher_adds(&h, "rtlock-tu-facts");
 	hasher_adds(&h, salt);

@@ -182,9 +182,65 @@ static struct name *kept_only_names(json_t *rep, struct prog *p)
 	return kept;
 }
 
+/*
+ * Per file, the lock names of API calls the scan saw there, each with
+ * bit 1 if a kept lock has the name at some call, bit 2 if a converted
+ * one has: "FILE:NAME" or "FILE:.NAME" (a field) -> bits.
+ */
+static void note_site_names(json_t *by_file, json_t *kind_of, json_t *must,
+			    json_t *site)
+{
+	json_t *id;
+	size_t i;
+
+	json_array_foreach(json_object_get(site, "locks"), i, id) {
+		const char *lock = json_string_value(id);
+		json_t *l = json_object_get(kind_of, lock);
+		char *key = xasprintf("%s:%s%s", json_str(site, "file"),
+				      l && is_field_lock(l) ? "." : "",
+				      last_name(lock));
+		json_int_t bits = json_integer_value(json_object_get(by_file, key));
+
+		bits |= json_object_get(must, lock) ? 1 : 2;
+		json_object_set_new(by_file, key, json_integer(bits));
+		free(key);
+	}
+}
+
+/*
+ * The per-file entries of keep.names: a lock name that, in this file,
+ * only kept locks have at the calls the scan saw.  A call there on the
+ * same name that the scan did not see (under an #ifdef its configuration
+ * leaves out: the !CONFIG_MEMCG folio_lruvec_lock() next to the
+ * unlock_page_lruvec() it saw) keeps spinning too, even when locks
+ * elsewhere in the tree that are converted have that name.  Names kept
+ * everywhere (@kept) are not repeated.
+ */
+static void file_names(struct sb *names, json_t *by_file, struct name *kept)
+{
+	const char **keys = xcalloc(json_object_size(by_file) + 1,
+				    sizeof(*keys));
+	const char *key;
+	json_t *v;
+	size_t n = 0, i;
+
+	json_object_foreach(by_file, key, v) {
+		const char *name = strrchr(key, ':') + 1;
+
+		if (json_integer_value(v) == 1 &&
+		    !name_find(kept, name, strlen(name)))
+			keys[n++] = key;
+	}
+	qsort(keys, n, sizeof(*keys), cmp_strp);
+	for (i = 0; i < n; i++)
+		sb_addf(names, "%s\n", keys[i]);
+	free(keys);
+}
+
 static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 {
 	json_t *must = json_object(), *decls_of = json_object(), *l, *s, *d;
+	json_t *kind_of = json_object(), *by_file = json_object();
 	struct sb sites = SB_INIT, decls = SB_INIT, names = SB_INIT;
 	struct strset seen = { 0 };
 	struct name *e, *tmp;
@@ -198,6 +254,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	json_array_foreach(json_object_get(inv, "locks"), i, l)
 		json_object_set(decls_of, json_str(l, "id"), l);
 	json_array_foreach(json_object_get(rep, "locks"), i, l) {
+		json_object_set(kind_of, json_str(l, "id"), l);
 		if (strcmp(json_str(l, "verdict"), "must-spin") ||
 		    strcmp(json_str(l, "type"), "spinlock_t"))
 			continue;
@@ -233,6 +290,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		json_t *id;
 		bool keep = false;
 
+		note_site_names(by_file, kind_of, must, s);
 		json_array_foreach(json_object_get(s, "locks"), j, id)
 			keep |= json_object_get(must, json_string_value(id)) != NULL;
 		if (!keep || !strset_add(&seen, at))
@@ -240,6 +298,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		sb_addf(&sites, "%s\n", at);
 		keep_line(cv, at);
 	}
+	file_names(&names, by_file, cv->keep_names);
 	cv->sites_path = xasprintf("%s/keep.sites", cv->o->meta_dir);
 	cv->decls_path = xasprintf("%s/keep.decls", cv->o->meta_dir);
 	cv->names_path = xasprintf("%s/keep.names", cv->o->meta_dir);
@@ -253,6 +312,8 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	strset_free(&seen);
 	json_decref(must);
 	json_decref(decls_of);
+	json_decref(kind_of);
+	json_decref(by_file);
 	return rc;
 }
 
@@ -346,17 +407,16 @@ static void hash_kept_names(struct conv *cv, struct hasher *h,
 }
 
 /*
- * Key: rules, path, content, the keep entries of this file and the kept
- * names it uses.
+ * Key: rules, path, content, the keep entries of this file (sites,
+ * declarations, names kept in this file only) and the kept names it uses.
  */
-static void file_key(struct conv *cv, struct cfile *f, const char *keep_sites,
-		     const char *keep_decls)
+static void file_key(struct conv *cv, struct cfile *f, char *const lists[3])
 {
 	struct hasher h;
 	char content[HASH_HEX], *path = xasprintf("%s/%s", cv->s->tree.root,
 						  f->rel), *text;
 	size_t n = strlen(f->rel), len;
-	const char *lists[] = { keep_sites, keep_decls }, *p;
+	const char *p;
 	unsigned i;
 
 	text = read_file(path, &len);
@@ -368,7 +428,7 @@ static void file_key(struct conv *cv, struct cfile *f, const char *keep_sites,
 	hasher_adds(&h, cv->rules);
 	hasher_adds(&h, f->rel);
 	hasher_adds(&h, content);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 3; i++)
 		for (p = lists[i]; p && (p = strstr(p, f->rel)); p += n)
 			if ((p == lists[i] || p[-1] == '\n') && p[n] == ':')
 				hasher_add(&h, p, strcspn(p, "\n"));
@@ -578,8 +638,9 @@ static void cache_converted(struct conv *cv)
 
 static int convert_files(struct conv *cv)
 {
-	char *sites = read_file(cv->sites_path, NULL);
-	char *decls = read_file(cv->decls_path, NULL);
+	char *lists[] = { read_file(cv->sites_path, NULL),
+			  read_file(cv->decls_path, NULL),
+			  read_file(cv->names_path, NULL) };
 	size_t i, nfail = 0, *retry;
 	int rc = 0;
 
@@ -588,7 +649,7 @@ static int convert_files(struct conv *cv)
 		struct cfile *f = &cv->files[i];
 		char *cp;
 
-		file_key(cv, f, sites, decls);
+		file_key(cv, f, lists);
 		cp = cached_path(cv, f->key);
 		if (is_file(cp)) {
 			char *to = xasprintf("%s/%s", cv->target, f->rel);
@@ -603,8 +664,8 @@ static int convert_files(struct conv *cv)
 		}
 		free(cp);
 	}
-	free(sites);
-	free(decls);
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		free(lists[i]);
 	if (cv->ntodo && run_batches(cv, cv->o->batch,
 				     cv->o->timeout * cv->o->batch) < 0) {
 		cache_converted(cv);

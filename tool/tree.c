@@ -323,11 +323,6 @@ static void walk_dir(struct walk *w, size_t rootlen)
 	closedir(d);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int cmp_skip(const void *a, const void *b)
 {
 	return strcmp(((const struct tree_skip *)a)->path,
@@ -345,11 +340,11 @@ static void move_included(struct walk *w)
 
 	if (!w->nincl)
 		return;
-	qsort(w->incl, w->nincl, sizeof(char *), cmp_str);
+	qsort(w->incl, w->nincl, sizeof(char *), cmp_strp);
 	for (i = j = 0; i < w->ntus; i++) {
 		char *tu = w->tus[i];
 
-		if (bsearch(&tu, w->incl, w->nincl, sizeof(char *), cmp_str)) {
+		if (bsearch(&tu, w->incl, w->nincl, sizeof(char *), cmp_strp)) {
 			ALLOC_GROW(w->hdrs, w->nhdrs, w->ahdrs);
 			w->hdrs[w->nhdrs++] = tu;
 		} else {
@@ -371,9 +366,9 @@ int tree_prefilter(struct tree *t)
 	sb_release(&w.path);
 	move_included(&w);
 	if (w.ntus)
-		qsort(w.tus, w.ntus, sizeof(char *), cmp_str);
+		qsort(w.tus, w.ntus, sizeof(char *), cmp_strp);
 	if (w.nhdrs)
-		qsort(w.hdrs, w.nhdrs, sizeof(char *), cmp_str);
+		qsort(w.hdrs, w.nhdrs, sizeof(char *), cmp_strp);
 	if (t->nskipped)
 		qsort(t->skipped, t->nskipped, sizeof(*t->skipped), cmp_skip);
 	t->tus = w.tus;

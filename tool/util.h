@@ -97,6 +97,8 @@ const char *json_str(json_t *o, const char *k);
 /* Is one of the strings of array @words among the NULL-ended @names? */
 bool json_words_have(json_t *words, const char *const *names);
 bool has_prefix(const char *s, const char *prefix);
+/* qsort/bsearch order of an array of strings */
+int cmp_strp(const void *a, const void *b);
 /*
  * JSON strings are UTF-8: a path or a text that is not cannot be named in
  * rtlock's results.  utf8_escape() spells each invalid byte \xNN, for

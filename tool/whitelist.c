@@ -119,11 +119,6 @@ int whitelist_parse(struct whitelist *w, const char *path, const char *text)
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int whitelist_load(struct whitelist *w, const char *dir)
 {
 	DIR *d;
@@ -145,7 +140,7 @@ int whitelist_load(struct whitelist *w, const char *dir)
 		}
 		closedir(d);
 		if (n)
-			qsort(names, n, sizeof(char *), cmp_str);
+			qsort(names, n, sizeof(char *), cmp_strp);
 	} else {
 		return error("whitelist %s: %s", dir, strerror(errno));
 	}
