@@ -9,12 +9,15 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "fastimport.h"
 #include "pool.h"
 #include "tree.h"
 #include "version.h"
 
 /* A top-level folder with more converted files is split one level down. */
 #define GROUP_MAX_FILES 250
+/* the fast-import stream's ref, deleted once the commits are written */
+#define SERIES_REF "refs/rtlock/series"
 /* A kept-locks commit gives the whole chain of this many locks. */
 #define EVIDENCE_MAX_LOCKS 200
 
@@ -367,89 +370,91 @@ static void trailers(struct branch *b, struct sb *msg)
 }
 
 /*
- * Commit the private index on top of b->head, by @author (NULL: the
- * identity), dated base + n seconds.  An empty commit is skipped.
+ * Commit what was staged on top of b->head, by @author (NULL: the
+ * identity), dated base + n seconds.  A commit that changes nothing is
+ * skipped.  The commits are written to the fast-import stream; their
+ * names are known after fi_run() (b->head is ":MARK" until then).
  */
 static int commit(struct branch *b, const char *subject, struct sb *body,
 		  const char *author, const char *author_mail)
 {
-	char *tree, *ptree, *sha, *msg;
+	char *who, *me;
 	struct sb text = SB_INIT;
+	unsigned mark;
 	int rc;
 
 	/* a signal stops the series here: the branch is only moved at the end */
 	test_hold("commit", subject);
 	if ((rc = scan_interrupted()))
 		return rc;
-	tree = git_read(&b->g, "write-tree", NULL);
-	msg = xasprintf("%s/message", b->work);
-
-	ptree = xasprintf("%s^{tree}", b->head);
-	sha = git_read(&b->g, "rev-parse", ptree, NULL);
-	free(ptree);
-	if (!tree || !sha) {
-		rc = git_error(b, "writing a tree");
-		goto out;
-	}
-	if (!strcmp(tree, sha)) {
+	if (!fi_changed(&b->fi)) {
 		if (!b->o->quiet)
 			printf("branch: nothing for '%s', skipped\n", subject);
-		goto out;
+		return 0;
 	}
-	free(sha);
 	b->ncommits++;
 	sb_addf(&text, "%s\n\n%s", subject, sb_str(body));
 	if (text.buf[text.len - 1] != '\n')
 		sb_adds(&text, "\n");
-	if (write_file_atomic(msg, text.buf, text.len) < 0) {
-		sha = NULL;
-		rc = error("%s: %s", msg, strerror(errno));
-		goto out;
+	who = xasprintf("%s <%s>", author ? author : b->name,
+			author ? author_mail : b->mail);
+	me = xasprintf("%s <%s>", b->name, b->mail);
+	mark = fi_commit(&b->fi, SERIES_REF, b->head, who, me,
+			 b->base_time + b->ncommits, sb_str(&text));
+	if (mark) {
+		free(b->head);
+		b->head = xasprintf(":%u", mark);
+		json_array_append_new(b->commits, json_pack("{siss}", "mark",
+							    mark, "subject", subject));
+	} else {
+		rc = error("%s: %s", b->fi.path, strerror(errno));
 	}
-	set_env(b, author, author_mail, b->base_time + b->ncommits);
-	sha = git_read(&b->g, "commit-tree", "--no-gpg-sign", tree, "-p",
-		       b->head, "-F", msg, NULL);
-	clear_env(b);
-	if (!sha) {
-		rc = git_error(b, "git commit-tree");
-		goto out;
-	}
-	free(b->head);
-	b->head = sha;
-	sha = NULL;
-	json_array_append_new(b->commits, json_pack("{ssss}", "commit", b->head,
-						    "subject", subject));
-out:
-	free(sha);
-	free(tree);
-	free(msg);
+	free(who);
+	free(me);
 	sb_release(&text);
 	return rc;
 }
 
-/* Stage @files (paths relative to the converted tree) in the private index. */
+/* Stage @files (paths relative to the converted tree) for the next commit. */
 static int stage(struct branch *b, json_t *files)
 {
-	char *list = xasprintf("%s/paths", b->work);
-	struct sb sb = SB_INIT;
 	json_t *f;
 	size_t i;
-	int rc = 0;
 
 	json_array_foreach(files, i, f)
-		sb_addf(&sb, "%s\n", json_string_value(f));
-	if (write_file_atomic(list, sb_str(&sb), sb.len) < 0) {
-		rc = error("%s: %s", list, strerror(errno));
-	} else {
-		b->g.work_tree = b->conv;
-		if (git_run(&b->g, NULL, list, "update-index", "--add", "--remove",
-			    "--stdin", NULL))
-			rc = git_error(b, "git update-index");
-		b->g.work_tree = NULL;
+		if (fi_stage(&b->fi, json_string_value(f)) < 0)
+			return error("%s/%s: %s", b->conv, json_string_value(f),
+				     strerror(errno));
+	return 0;
+}
+
+/* Write the series' objects; the commits get their names. */
+static int write_commits(struct branch *b)
+{
+	json_t *c;
+	size_t i;
+	int rc = fi_run(&b->fi, &b->g);
+
+	if (rc)
+		return git_error(b, "git fast-import");
+	json_array_foreach(b->commits, i, c) {
+		const char *sha = fi_sha(&b->fi, json_integer_value(
+						 json_object_get(c, "mark")));
+
+		if (!sha)
+			return error("git fast-import: no commit for '%s'",
+				     json_str(c, "subject"));
+		json_object_set_new(c, "commit", json_string(sha));
+		json_object_del(c, "mark");
 	}
-	sb_release(&sb);
-	free(list);
-	return rc;
+	if (json_array_size(b->commits)) {
+		free(b->head);
+		b->head = xstrdup(json_str(json_array_get(b->commits,
+			json_array_size(b->commits) - 1), "commit"));
+	}
+	/* the branch is made by update_ref(), not by the stream's ref */
+	git_run(&b->g, NULL, NULL, "update-ref", "-d", SERIES_REF, NULL);
+	return 0;
 }
 
 /* ---- 1: lock.h ---- */
@@ -846,12 +851,30 @@ static char *rejected_hunks(struct branch *b)
 	return p;
 }
 
+/* The paths of git apply --numstat's "ADDED\tDELETED\tPATH" lines. */
+static json_t *numstat_paths(const char *numstat)
+{
+	json_t *paths = json_array();
+	const char *p, *path, *eol;
+
+	for (p = numstat; *p; p = eol + !!*eol) {
+		eol = p + strcspn(p, "\n");
+		path = memchr(p, '\t', eol - p);
+		path = path ? memchr(path + 1, '\t', eol - path - 1) : NULL;
+		if (path)
+			json_array_append_new(paths, json_stringn(path + 1,
+								  eol - path - 1));
+	}
+	return paths;
+}
+
 static int commit_patch(struct branch *b)
 {
 	char *msg = xasprintf("%s/patch-msg", b->work);
 	char *diff = xasprintf("%s/patch-diff", b->work);
 	char *author, *mail, *subject, *text;
-	struct sb info = SB_INIT, body = SB_INIT;
+	struct sb info = SB_INIT, body = SB_INIT, numstat = SB_INIT;
+	json_t *files;
 	int rc;
 
 	if (git_run(&b->g, &info, b->patch, "mailinfo", "-b", msg, diff, NULL))
@@ -867,16 +890,20 @@ static int commit_patch(struct branch *b)
 		sb_addf(&body, "Link: %s\n", b->o->link);
 	if (!strstr(sb_str(&body), b->mail))
 		sb_addf(&body, "Signed-off-by: %s <%s>\n", b->name, b->mail);
-	/* the index, then the converted tree, so both hold the patch */
-	rc = git_run(&b->g, NULL, NULL, "apply", "--cached", "--whitespace=nowarn",
-		     diff, NULL);
+	/* into the converted tree, then what it touched is staged */
+	b->g.work_tree = b->conv;
+	b->g.cwd = b->conv;
+	rc = git_run(&b->g, &numstat, NULL, "apply", "--numstat", diff, NULL) ||
+	     git_run(&b->g, NULL, NULL, "apply", "--whitespace=nowarn", diff,
+		     NULL);
+	b->g.work_tree = NULL;
+	b->g.cwd = NULL;
 	if (!rc) {
-		b->g.work_tree = b->conv;
-		b->g.cwd = b->conv;
-		rc = git_run(&b->g, NULL, NULL, "apply", "--whitespace=nowarn",
-			     diff, NULL);
-		b->g.work_tree = NULL;
-		b->g.cwd = NULL;
+		files = numstat_paths(sb_str(&numstat));
+		rc = stage(b, files);
+		json_decref(files);
+		if (rc)
+			goto out;
 	}
 	if (rc) {
 		char *hunks = rejected_hunks(b);
@@ -888,6 +915,7 @@ static int commit_patch(struct branch *b)
 	} else {
 		rc = commit(b, subject, &body, *author ? author : NULL, mail);
 	}
+out:
 	free(author);
 	free(mail);
 	free(subject);
@@ -896,6 +924,7 @@ static int commit_patch(struct branch *b)
 	free(diff);
 	sb_release(&info);
 	sb_release(&body);
+	sb_release(&numstat);
 	return rc;
 }
 
@@ -1026,7 +1055,7 @@ static int write_summary(struct branch *b, json_t *all_changed)
 int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 {
 	json_t *all = keep_upto(rep, -1, NULL), *changed = NULL;
-	char *meta = xasprintf("%s/convert-all", b->work);
+	char *meta = xasprintf("%s/convert-all", b->work), *stream;
 	double t0 = now_sec(), t = t0;
 	int rc, review;
 
@@ -1041,9 +1070,10 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 		return review;
 	}
 	b->converted_files = json_array_size(changed);
-	unlink(b->index);
-	rc = git_run(&b->g, NULL, NULL, "read-tree", b->base, NULL) ?
-		     git_error(b, "git read-tree") : 0;
+	stream = xasprintf("%s/series.fi", b->work);
+	rc = fi_open(&b->fi, stream, b->conv, b->tree_dir) < 0 ?
+		     error("%s: %s", stream, strerror(errno)) : 0;
+	free(stream);
 	if (!rc)
 		rc = commit_lock_h(b, s);
 	if (!rc)
@@ -1056,6 +1086,9 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 		rc = commit_patch(b);
 	if (!rc)
 		rc = scan_interrupted();
+	if (!rc)
+		rc = write_commits(b);
+	fi_release(&b->fi);
 	if (!rc)
 		rc = update_ref(b);
 	if (!rc)

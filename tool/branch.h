@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The RT branch: from a base revision of a kernel repository, a series of
- * commits made with git's plumbing in a private index and a private copy
- * of the tree (the user's checkout, index and HEAD are never touched):
+ * commits made with git fast-import from a private copy of the tree (the
+ * user's checkout, index and HEAD are never touched):
  *
  *   1. locking: Add lock_t (lock.h, lock_types.h, the typecheck option)
  *   2. the mechanical conversion of every spinlock_t, one commit per
@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "fastimport.h"
 #include "git.h"
 #include "scan.h"
 
@@ -50,8 +51,9 @@ struct branch {
 	char *name, *mail;	/* identity */
 	long long base_time;
 	unsigned ncommits;
-	char *head;
+	char *head;		/* ":MARK" until the stream is written */
 	json_t *commits;
+	struct fastimport fi;	/* the commits, as one fast-import stream */
 	/* for the summary */
 	double t_prepare;	/* a repository for a release, the base's files */
 	double t_convert, t_keep, t_git;
