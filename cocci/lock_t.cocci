@@ -534,10 +534,14 @@ class SrcFile(object):
 
 
 def src(path):
-    f = _FILES.get(path)
+    """The text index of a file, read again once evicted: one spatch
+    process may go through thousands of files, the cache holds 16."""
+    f = _FILES.pop(path, None)
     if f is None:
         f = SrcFile(path)
-        _FILES[path] = f
+        if len(_FILES) >= 16:
+            del _FILES[next(iter(_FILES))]
+    _FILES[path] = f
     return f
 
 

@@ -72,14 +72,17 @@ if want spatch; then
 	mkdir -p "$out/spatch-tree"
 	tar -C "$kernel" --exclude=./.git -cf - . | tar -C "$out/spatch-tree" -xf -
 	: > "$out/empty"
+	# one group per file, as spatch --dir does: files named together on
+	# the command line are one group, transformed together (many times
+	# slower, and one Timeout aborts them all)
 	files=$out/spatch-files
 	(cd "$kernel" && grep -rlE 'spin_lock|spinlock_t|SPIN_LOCK' \
-		--include='*.c' --include='*.h' .) > "$files"
-	measure spatch sh -c "cd '$out/spatch-tree' && xargs spatch \
+		--include='*.c' --include='*.h' .) | sed 's/$/\n/' > "$files"
+	measure spatch sh -c "cd '$out/spatch-tree' && spatch \
 		--sp-file '$top/cocci/lock_t.cocci' --no-includes \
 		--include-headers --in-place --very-quiet -j '$jobs' \
 		-D keep_sites='$out/empty' -D keep_decls='$out/empty' -D raw=1 \
-		< '$files'"
+		--file-groups '$files'"
 	rm -rf "$out/spatch-tree"
 fi
 [ -n "$next" ] && want next && regen next "$next"

@@ -9,6 +9,10 @@
 
 static char *work, *before;
 
+/* In a spatch wrapper: its arguments and the files of its --file-groups. */
+#define SPATCH_FILES "\"$* $(cat $(printf '%%s\\n' \"$@\" | grep '[.]groups$') " \
+	"</dev/null 2>/dev/null)\""
+
 static int setup(void **state)
 {
 	(void)state;
@@ -217,7 +221,7 @@ static void spatch_fault(void **state)
 	int rc;
 
 	(void)state;
-	text = xasprintf("#!/bin/sh\ncase \"$*\" in *lib/obj_hash.c*) "
+	text = xasprintf("#!/bin/sh\ncase " SPATCH_FILES " in *lib/obj_hash.c*) "
 			 "kill -SEGV $$;; esac\nexec spatch \"$@\"\n");
 	assert_int_equal(write_file_atomic(wrap, text, strlen(text)), 0);
 	assert_int_equal(run(NULL, "chmod +x %s", wrap), 0);
@@ -251,7 +255,7 @@ static void spatch_fault(void **state)
 	 * cache of the run above, this file is all there is to convert.
 	 */
 	pidf = xasprintf("%s/spatch.pid", work);
-	text = xasprintf("#!/bin/sh\ncase \"$*\" in *lib/obj_hash.c*) "
+	text = xasprintf("#!/bin/sh\ncase " SPATCH_FILES " in *lib/obj_hash.c*) "
 			 "echo $$ > %s; exec sleep 300;;\nesac\n"
 			 "exec spatch \"$@\"\n", pidf);
 	assert_int_equal(write_file_atomic(wrap, text, strlen(text)), 0);

@@ -582,7 +582,8 @@ interrupt()
 		# the first batch is done by then
 		cat >"$C/spatch" <<-EOF
 		#!/bin/sh
-		case "\$*" in *include/linux/wait.h*)
+		case "\$* \$(cat \$(printf '%s\n' "\$@" | grep '[.]groups\$') \
+			</dev/null 2>/dev/null)" in *include/linux/wait.h*)
 			echo \$\$ >"$C/hung"; exec sleep 300;;
 		esac
 		exec spatch "\$@"
