@@ -613,7 +613,12 @@ def lock_arg_name(sf, i):
     if i >= n or m[i] != "(":
         return None, False
     end = sf._skip_balanced(i + 1, min(n, i + 2000))
-    arg = m[i + 1:end].rstrip()
+    return arg_name(m[i + 1:end])
+
+
+def arg_name(arg):
+    """lock_arg_name() of the argument text arg."""
+    arg = arg.rstrip()
     while arg.endswith("]") or arg.endswith(")"):
         # an index or a call's arguments: the name before them
         close = arg[-1]
@@ -831,6 +836,57 @@ def raw_target(name):
                 ok = False
         _RAW_OK[tgt] = ok
     return tgt if _RAW_OK[tgt] else None
+
+
+# scope-based guard classes (linux/cleanup.h): guard(CLASS)(&l),
+# scoped_guard(CLASS, &l), scoped_cond_guard(CLASS, fail, &l)
+GUARD_MAP = {}
+for _g in ("", "_irq", "_bh", "_irqsave"):
+    for _t in ("", "_try"):
+        GUARD_MAP["spinlock" + _g + _t] = ("lock_t" + _g + _t,
+                                           "raw_spinlock" + _g + _t)
+GUARD_USE = re.compile(r"\b(scoped_cond_guard|scoped_guard|guard)\s*\(\s*"
+                       r"(spinlock\w*)\s*([,)])")
+
+
+def guard_uses(sf):
+    """(offset of the class name, class, lock argument text) of every
+    guard on a spinlock class in sf."""
+    m = sf.masked
+    for g in GUARD_USE.finditer(m):
+        if g.group(2) not in GUARD_MAP:
+            continue
+        i = g.end()
+        if g.group(3) == ")":       # guard(CLASS)(lock)
+            while i < len(m) and m[i] in WS:
+                i += 1
+            if i >= len(m) or m[i] != "(":
+                continue
+            i += 1
+        elif g.group(1) == "scoped_cond_guard":    # (CLASS, fail, lock)
+            i = sf._skip_balanced(i, min(len(m), i + 2000)) + 1
+        end = sf._skip_balanced(i, min(len(m), i + 2000))
+        yield g.start(2), g.group(2), m[i:end]
+
+
+def guard_decision(rel, arg):
+    """A guard class has no site in the scan: decided by the lock's name,
+    as a call the scan did not see."""
+    name, member = arg_name(arg)
+    if name in (KEEP_MEMBERS if member else KEEP_NAMES):
+        return "keep"
+    if name and (rel, ("." if member else "") + name) in FILE_KEEP_NAMES:
+        return "keep"
+    return "convert"
+
+
+def new_guard(cls, decision):
+    """Replacement for guard class cls, or None to leave it."""
+    if decision == "convert":
+        return GUARD_MAP[cls][0]
+    if decision == "keep" and OPTS["raw"]:
+        return GUARD_MAP[cls][1]
+    return None
 
 
 def new_name(name, decision, where):

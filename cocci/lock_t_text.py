@@ -14,7 +14,12 @@ __attribute__((aligned(...)))).  This script converts what spatch left:
     parameter list);
   * with --orig-root DIR (DIR = the same tree before conversion, e.g. the
     pristine checkout): also every other line that spatch left exactly as
-    it was in DIR, i.e. code spatch did not parse.  Run it after spatch.
+    it was in DIR, i.e. code spatch did not parse.  Run it after spatch;
+  * always: the class of a scope-based guard on a spinlock
+    (guard(spinlock_irqsave)(&l), scoped_guard(spinlock, &l),
+    scoped_cond_guard(spinlock_try, ...)): lock_t_irqsave, lock_t, ... or,
+    kept and with --raw, raw_spinlock_irqsave, ...  The scan has no site
+    for a guard: it is decided by the lock's name, as keep_names says.
 
 It uses the decision code and mapping table of lock_t.cocci (the Python
 block between the "lock_t core" markers is executed from the .cocci, so
@@ -220,6 +225,15 @@ def convert_file(core, path, orig_root=None):
         new = core["new_name"](name, d, where)
         if new is not None and new != name:
             edits.append((line, col0, name, new))
+    # guard classes: spatch never rewrites them, on any line
+    for (off, cls, arg) in core["guard_uses"](sf):
+        line, col0 = sf.linecol(off)
+        if in_spans(off, impl) or (line in define_lines and
+                                   not in_spans(off, define_body)):
+            continue
+        new = core["new_guard"](cls, core["guard_decision"](rel, arg))
+        if new is not None:
+            edits.append((line, col0, cls, new))
     if not edits:
         return None
     out_lines = list(cur_lines)
@@ -229,6 +243,12 @@ def convert_file(core, path, orig_root=None):
     for line, lst in by_line.items():
         text = out_lines[line - 1]
         for col0, old, new in sorted(lst, reverse=True):
+            if text[col0:col0 + len(old)] != old:
+                # a line spatch rewrote before it: the one such word there
+                hits = [h.start() for h in
+                        re.finditer(r"\b%s\b" % re.escape(old), text)]
+                if len(hits) == 1:
+                    col0 = hits[0]
             if text[col0:col0 + len(old)] != old:
                 core["lt_warn"]("%s:%d:%d: %s not found: left unchanged"
                                 % (rel, line, col0 + 1, old))

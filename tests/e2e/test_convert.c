@@ -128,6 +128,27 @@ static void type_checks(void **state)
 	unlink("/tmp/rtlock-tc.c");
 }
 
+/* lock.h's guard classes, where cleanup.h defines DEFINE_LOCK_GUARD_1 */
+static int compile_guards(const char *opts)
+{
+	return run(NULL, "clang -fsyntax-only -Werror=incompatible-pointer-types "
+			 "%s -nostdinc -I%s/tree/include -I%s/tree/arch/x86/include "
+			 "-include %s/tree/include/linux/kconfig.h -D__KERNEL__ "
+			 "tests/e2e/data/guards.c",
+		   opts, work, work, work);
+}
+
+static void guard_classes(void **state)
+{
+	(void)state;
+	assert_int_equal(compile_guards(""), 0);
+	assert_int_equal(compile_guards("-DCONFIG_DEBUG_LOCK_T_TYPECHECK"), 0);
+	/* and a lock_t class on a spinlock_t is an error there */
+	assert_int_equal(compile_guards("-DWRONG_LOCK"), 0);
+	assert_int_not_equal(compile_guards("-DWRONG_LOCK "
+					    "-DCONFIG_DEBUG_LOCK_T_TYPECHECK"), 0);
+}
+
 /* Converting the converted tree changes nothing. */
 static void idempotent(void **state)
 {
@@ -302,6 +323,7 @@ int test_convert(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(converted),
 		cmocka_unit_test(type_checks),
+		cmocka_unit_test(guard_classes),
 		cmocka_unit_test(idempotent),
 		cmocka_unit_test(refuses),
 		cmocka_unit_test(spatch_fault),
