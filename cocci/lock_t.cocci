@@ -315,41 +315,28 @@ SLASH, STAR, BSL, DQ, SQ = chr(47), chr(42), chr(92), chr(34), chr(39)
 WS = " \t\r\n" + BSL
 
 
+# a line comment (continued over backslash-newline), a block comment, a
+# string or character literal (its quotes kept, ending at a newline
+# that is not escaped)
+_MASKED = re.compile(SLASH + SLASH + r"(?:[^\n]*" + re.escape(BSL) +
+                     r"\n)*[^\n]*|" + re.escape(SLASH + STAR) + r".*?(?:" +
+                     re.escape(STAR + SLASH) + r"|\Z)|([" + DQ + SQ +
+                     r"])((?:[^\n" + re.escape(BSL) + r"]|" + re.escape(BSL) +
+                     r".)*?)(?:\1|(?=\n)|\Z)", re.S)
+_NOT_NL = re.compile(r"[^\n]")
+
+
+def _mask_one(mt):
+    if mt.group(1) is None:
+        return _NOT_NL.sub(" ", mt.group(0))
+    q = mt.group(1)
+    return q + _NOT_NL.sub(" ", mt.group(2)) + mt.group(0)[1 + len(mt.group(2)):]
+
+
 def _mask(t):
-    out = list(t)
-    i, n = 0, len(t)
-    while i < n:
-        c = t[i]
-        nx = t[i + 1] if i + 1 < n else ""
-        if c == SLASH and nx == SLASH:
-            j = t.find("\n", i)
-            j = n if j < 0 else j
-            # a line comment continues over backslash-newline
-            while 0 < j < n and t[j - 1] == BSL:
-                k = t.find("\n", j + 1)
-                j = n if k < 0 else k
-            for k in range(i, j):
-                if out[k] != "\n":
-                    out[k] = " "
-            i = j
-        elif c == SLASH and nx == STAR:
-            j = t.find(STAR + SLASH, i + 2)
-            j = n if j < 0 else j + 2
-            for k in range(i, j):
-                if out[k] != "\n":
-                    out[k] = " "
-            i = j
-        elif c == DQ or c == SQ:
-            j = i + 1
-            while j < n and t[j] != c and t[j] != "\n":
-                j += 2 if t[j] == BSL else 1
-            for k in range(i + 1, min(j, n)):
-                if out[k] != "\n":
-                    out[k] = " "
-            i = j + 1
-        else:
-            i += 1
-    return "".join(out)
+    """t with comments and the insides of literals blanked, newlines and
+    offsets kept"""
+    return _MASKED.sub(_mask_one, t)
 
 
 _ID = re.compile(r"[A-Za-z_]\w*")

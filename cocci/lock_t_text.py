@@ -75,6 +75,26 @@ def _match_close(m, i, opening, closing):
     return len(m)
 
 
+_IMPL_RE = {}
+
+
+def _top_level(m):
+    """[start, end) spans of m outside every {} block (a stray closing
+    brace counts, as it would for a compiler: what follows is nested
+    one level less)"""
+    spans, depth, start = [], 0, 0
+    for b in re.finditer(r"[{}]", m):
+        before = depth
+        depth += 1 if b.group(0) == "{" else -1
+        if before == 0:
+            spans.append((start, b.start()))
+        if depth == 0:
+            start = b.end()
+    if depth == 0:
+        spans.append((start, len(m)))
+    return spans
+
+
 def impl_regions(sf, impl):
     """[start, end) spans of the file-scope definitions and prototypes of
     the functions named in impl (their parameters and bodies)."""
@@ -84,40 +104,26 @@ def impl_regions(sf, impl):
             if m[k] != "\n":
                 m[k] = " "
     m = "".join(m)
+    key = frozenset(impl)
+    names = _IMPL_RE.get(key)
+    if names is None:
+        names = re.compile(r"(?<![A-Za-z0-9_])(?:%s)\s*\(" % "|".join(
+            sorted((re.escape(n) for n in impl), key=len, reverse=True)))
+        _IMPL_RE[key] = names
     spans = []
-    depth = 0
-    i = 0
-    n = len(m)
-    ident = re.compile(r"[A-Za-z_]\w*")
-    while i < n:
-        c = m[i]
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-        elif depth == 0 and (c.isalpha() or c == "_"):
-            t = ident.match(m, i)
-            name = t.group(0)
-            j = t.end()
-            if name in impl:
-                k = j
-                while k < n and m[k] in " \t\r\n":
-                    k += 1
-                if k < n and m[k] == "(":
-                    e = _match_close(m, k, "(", ")")
-                    k2 = e + 1
-                    while k2 < n and m[k2] not in "{;":
-                        k2 += 1
-                    if k2 < n and m[k2] == "{":
-                        e = _match_close(m, k2, "{", "}")
-                    else:
-                        e = k2
-                    spans.append((i, e + 1))
-                    i = e + 1
-                    continue
-            i = j
-            continue
-        i += 1
+    for (lo, hi) in _top_level(m):
+        for t in names.finditer(m, lo, hi):
+            if spans and t.start() < spans[-1][1]:
+                continue            # in the last one's parameters or body
+            e = _match_close(m, t.end() - 1, "(", ")")
+            k2 = e + 1
+            while k2 < len(m) and m[k2] not in "{;":
+                k2 += 1
+            if k2 < len(m) and m[k2] == "{":
+                e = _match_close(m, k2, "{", "}")
+            else:
+                e = k2
+            spans.append((t.start(), e + 1))
     return spans
 
 
