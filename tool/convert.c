@@ -39,6 +39,7 @@ struct conv {
 	char *spatch;		/* $RTLOCK_SPATCH, else spatch from PATH */
 	unsigned leftovers;
 	json_t *leftover_list;
+	unsigned no_names;	/* scanned files with nothing to convert */
 };
 
 /* ---- keep lists ---- */
@@ -1030,6 +1031,80 @@ static void collect_files(struct conv *cv)
 	}
 }
 
+/* The names lock_t.cocci converts: the keys of its LOCK_T_MAP. */
+static struct name *cocci_names(const char *cocci)
+{
+	char *t = read_file(cocci, NULL), *p, *end, *q;
+	struct name *set = NULL;
+
+	p = t ? strstr(t, "\nLOCK_T_MAP = {\n") : NULL;
+	end = p ? strstr(p, "\n}\n") : NULL;
+	for (; p && p < end; p = strchr(p + 1, '\n')) {
+		q = p + 1 + strspn(p + 1, " ");
+		if (*q++ != '"')
+			continue;
+		p = q + strcspn(q, "\"\n");
+		if (*p == '"' && p[1] == ':') {
+			char *name = xstrndup(q, p - q);
+
+			name_add(&set, name);
+			free(name);
+		}
+	}
+	free(t);
+	return set;
+}
+
+/*
+ * Does @text hold a name the rules convert: a LOCK_T_MAP key, or a word
+ * starting with "spinlock" (spinlock_t, the guard classes)?  raw_spin_*
+ * and raw_spinlock_t are none of these.
+ */
+static bool has_cocci_name(struct name *names, const char *text, size_t len)
+{
+	size_t i = 0, n;
+
+	while (i < len) {
+		if (!ident_char(text[i]) || (i && ident_char(text[i - 1]))) {
+			i++;
+			continue;
+		}
+		for (n = 0; i + n < len && ident_char(text[i + n]); n++)
+			;
+		if ((n >= 8 && !memcmp(text + i, "spinlock", 8)) ||
+		    name_find(names, text + i, n))
+			return true;
+		i += n;
+	}
+	return false;
+}
+
+/*
+ * Drop the files with nothing to convert: the scan's prefilter also takes
+ * files for their contexts (request_irq, local_irq_save ...) and raw locks.
+ */
+static void only_files_with_names(struct conv *cv)
+{
+	struct name *names = cocci_names(cv->cocci);
+	size_t i, n = 0, len;
+
+	if (!names)
+		return;		/* no table found: every file, as before */
+	for (i = 0; i < cv->nfiles; i++) {
+		char *path = xasprintf("%s/%s", cv->s->tree.root, cv->files[i].rel);
+		char *text = read_file(path, &len);
+
+		if (!text || has_cocci_name(names, text, len))
+			cv->files[n++] = cv->files[i];
+		else
+			free(cv->files[i].rel), cv->no_names++;
+		free(text);
+		free(path);
+	}
+	cv->nfiles = n;
+	names_free(&names);
+}
+
 /* Keep only the files named by a keep entry ("file:line"). */
 static void only_kept_files(struct conv *cv)
 {
@@ -1086,8 +1161,9 @@ static json_t *result_json(struct conv *cv, double secs)
 						  cv->files[i].why ?: "?"));
 		cached += cv->files[i].cached;
 	}
-	return json_pack("{sssssisisisosisOsfso}", "schema", "rtlock-convert-1",
+	return json_pack("{sssssisisisisosisOsfso}", "schema", "rtlock-convert-1",
 			 "target", cv->target, "files", (int)cv->nfiles,
+			 "no_names", (int)cv->no_names,
 			 "from_cache", (int)cached, "spatch_runs",
 			 (int)cv->ntodo, "failed", failed, "leftovers",
 			 cv->leftovers, "leftover_lines", cv->leftover_list,
@@ -1214,6 +1290,7 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		rc = EXIT_INPUT;
 		goto out;
 	}
+	only_files_with_names(&cv);
 	if (write_keep_lists(&cv, inv, classification) < 0) {
 		rc = EXIT_ENV;
 		goto out;

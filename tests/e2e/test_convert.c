@@ -52,6 +52,13 @@ static void converted(void **state)
 	assert_int_equal(json_array_size(json_object_get(res, "failed")), 0);
 	assert_int_equal(json_integer_value(json_object_get(res, "leftovers")),
 			 0);
+	/*
+	 * read by the scan for their contexts, nothing to convert: spatch does
+	 * not run on them (kernel/irq/irqs_only.c and seven headers:
+	 * interrupt.h, irq.h, preempt.h ...)
+	 */
+	assert_int_equal(json_integer_value(json_object_get(res, "no_names")),
+			 8);
 	json_decref(res);
 	/* must spin: the raw spelling; may sleep: lock_t */
 	t = file_of("arch/x86/kernel/irq.c");
