@@ -435,6 +435,8 @@ static int write_commits(struct branch *b)
 	size_t i;
 	int rc = fi_run(&b->fi, &b->g);
 
+	if (rc < 0)
+		return error("%s: %s", b->fi.path, strerror(errno));
 	if (rc)
 		return git_error(b, "git fast-import");
 	json_array_foreach(b->commits, i, c) {

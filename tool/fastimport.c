@@ -155,20 +155,22 @@ static int read_marks(struct fastimport *fi)
 int fi_run(struct fastimport *fi, const struct git *g)
 {
 	char *marks = xasprintf("--export-marks=%s", fi->marks_path);
-	int rc;
+	int rc, err;
 
-	rc = fputs("done\n", fi->stream) == EOF;
-	rc |= fclose(fi->stream) != 0;
+	err = fputs("done\n", fi->stream) == EOF || ferror(fi->stream) ? EIO : 0;
+	if (fclose(fi->stream) != 0)
+		err = errno;
 	fi->stream = NULL;
-	if (rc) {
+	if (err) {
 		free(marks);
+		errno = err;
 		return -1;
 	}
 	rc = git_run(g, NULL, fi->path, "fast-import", "--quiet", "--done", "--force",
 		     "--date-format=raw", marks, NULL);
 	free(marks);
 	if (!rc && read_marks(fi) < 0)
-		rc = -1;
+		rc = 1;		/* no marks: as if git had failed */
 	return rc;
 }
 

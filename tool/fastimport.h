@@ -51,7 +51,10 @@ unsigned fi_commit(struct fastimport *fi, const char *ref, const char *parent,
 		   const char *author, const char *committer, long long t,
 		   const char *msg);
 
-/* Run git fast-import on the stream; 0, or git's exit status. */
+/*
+ * Run git fast-import on the stream: 0, git's exit status, or -1 and
+ * errno when the stream could not be written whole.
+ */
 int fi_run(struct fastimport *fi, const struct git *g);
 
 /* The object name of @mark, after fi_run(); NULL if unknown. */
