@@ -107,11 +107,24 @@ static char *toplevel_git_dir(const char *kernel, const char *log)
 	return gd;
 }
 
-/* A repository for an unpacked release: OUT/repo.git. */
+/*
+ * A repository for an unpacked release: OUT/repo.git.  Its index of the
+ * release is kept there between runs, so that git re-reads only the files
+ * whose stat data changed (all 6.1: 36 s; none: 3 s).
+ */
 static int release_init(struct branch *b)
 {
+	char *lock;
+
 	b->git_dir = xasprintf("%s/repo.git", b->out);
 	b->g.git_dir = b->git_dir;
+	free(b->index);
+	b->index = xasprintf("%s/rtlock-release.index", b->git_dir);
+	b->g.index = b->index;
+	/* left by a killed run; git removes its own on a signal it catches */
+	lock = xasprintf("%s.lock", b->index);
+	unlink(lock);
+	free(lock);
 	if (!is_dir(b->git_dir) &&
 	    git_run(&b->g, NULL, NULL, "init", "-q", "--bare", NULL))
 		return git_error(b, b->git_dir);
@@ -130,7 +143,6 @@ static int release_commit(struct branch *b, const char *version)
 
 	b->base_time = stat(mf, &st) ? 0 : st.st_mtime;
 	free(mf);
-	unlink(b->index);
 	b->g.work_tree = b->tree_dir;
 	b->g.cwd = b->tree_dir;
 	rc = git_run(&b->g, NULL, NULL, "add", "-A", "-f", ".", NULL);

@@ -23,6 +23,7 @@ struct frun {
 	struct strset dropped_any;	/* the caller's locks released anywhere */
 	struct fstate *brk;	/* innermost break target */
 	bool cont_leaves;	/* a continue may leave the innermost loop */
+	bool record_callees;	/* fill fn->callees */
 };
 
 static void st_init(struct fstate *s, bool live)
@@ -316,6 +317,11 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 	if (!r->p || !callee || !is_direct_callee(callee) ||
 	    !(f = prog_func(r->p, callee)) || f == r->fn)
 		return;
+	if (r->record_callees && (!r->fn->ncallees ||
+				  r->fn->callees[r->fn->ncallees - 1] != f)) {
+		ALLOC_GROW(r->fn->callees, r->fn->ncallees, r->fn->alloc_callees);
+		r->fn->callees[r->fn->ncallees++] = f;
+	}
 	for (i = 0; i < f->releases.n; i++) {
 		const char *t = subst(f->releases.v[i], callee, args);
 
@@ -500,10 +506,12 @@ static bool replace_set(struct strset *old, struct strset *new)
 	return !same;
 }
 
-bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
+static bool run_fn(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx,
+		   bool record_callees)
 {
 	struct strset acquires = { 0 }, releases = { 0 }, some = { 0 };
-	struct frun r = { .p = p, .fn = fn, .cb = cb, .ctx = ctx };
+	struct frun r = { .p = p, .fn = fn, .cb = cb, .ctx = ctx,
+			  .record_callees = record_callees };
 	struct fstate st;
 	bool changed = false, irqs_on;
 	unsigned i;
@@ -550,15 +558,48 @@ bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
 	return changed;
 }
 
+bool flow_run(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx)
+{
+	return run_fn(p, fn, cb, ctx, false);
+}
+
+/* Has a callee's summary changed since @f's was computed? */
+static bool stale(const struct pfunc *f)
+{
+	unsigned i;
+
+	for (i = 0; i < f->ncallees; i++)
+		if (f->callees[i]->changed_at > f->ran_at)
+			return true;
+	return false;
+}
+
+/*
+ * Rounds over every function in hash order until no summary changes (at
+ * most 8).  A summary depends only on the function's IR and its callees'
+ * summaries, so after the first round a function none of whose callees
+ * changed since it ran would compute the same again: it is skipped, with
+ * the same result as running it.
+ */
 void flow_summaries(struct prog *p)
 {
 	struct pfunc *f, *tmp;
+	unsigned long clock = 0;
 	bool changed = true;
 	int round;
 
 	for (round = 0; changed && round < 8; round++) {
 		changed = false;
-		HASH_ITER(hh, p->funcs, f, tmp)
-			changed |= flow_run(p, f, NULL, NULL);
+		HASH_ITER(hh, p->funcs, f, tmp) {
+			if (round && !stale(f))
+				continue;
+			if (!round)
+				f->ncallees = 0;
+			f->ran_at = ++clock;
+			if (run_fn(p, f, NULL, NULL, !round)) {
+				f->changed_at = ++clock;
+				changed = true;
+			}
+		}
 	}
 }

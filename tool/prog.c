@@ -495,6 +495,7 @@ void prog_free(struct prog *p)
 		for (i = 0; i < f->nparams; i++)
 			strset_free(&f->param_args[i]);
 		free(f->param_args);
+		free(f->callees);
 		free(f);
 	}
 	pptrs_free(&p->ptrs);

@@ -65,6 +65,11 @@ struct pfunc {
 	/* callers' argument targets per parameter, for P: resolution */
 	struct strset *param_args;
 	unsigned nparams;
+	/* flow_summaries(): the direct callees, and when the summary last
+	 * changed and was last computed (in summaries computed) */
+	struct pfunc **callees;
+	unsigned ncallees, alloc_callees;
+	unsigned long changed_at, ran_at;
 	UT_hash_handle hh;
 };
 
