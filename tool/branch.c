@@ -10,6 +10,7 @@
 
 #include "convert.h"
 #include "fastimport.h"
+#include "hash.h"
 #include "pool.h"
 #include "tree.h"
 #include "version.h"
@@ -741,6 +742,7 @@ static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
 {
 	struct convert_opts co = {
 		.out_tree = b->conv, .reuse_target = reuse, .only_kept = reuse,
+		.sparse_target = true,
 		.meta_dir = meta, .cache_dir = b->cache,
 		.jobs = b->o->jobs, .timeout = b->o->timeout, .batch = 20,
 		.quiet = b->o->quiet,
@@ -882,6 +884,26 @@ static json_t *numstat_paths(const char *numstat)
 	return paths;
 }
 
+/*
+ * The converted tree holds only the files the conversion wrote: the others
+ * a patch changes come from the base (a file it creates from nowhere).
+ */
+static void copy_from_base(struct branch *b, json_t *files)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(files, i, v) {
+		char *to = xasprintf("%s/%s", b->conv, json_string_value(v));
+		char *from = xasprintf("%s/%s", b->tree_dir, json_string_value(v));
+
+		if (access(to, F_OK) && !access(from, F_OK))
+			copy_file(from, to);
+		free(to);
+		free(from);
+	}
+}
+
 static int commit_patch(struct branch *b)
 {
 	char *msg = xasprintf("%s/patch-msg", b->work);
@@ -907,18 +929,19 @@ static int commit_patch(struct branch *b)
 	/* into the converted tree, then what it touched is staged */
 	b->g.work_tree = b->conv;
 	b->g.cwd = b->conv;
-	rc = git_run(&b->g, &numstat, NULL, "apply", "--numstat", diff, NULL) ||
-	     git_run(&b->g, NULL, NULL, "apply", "--whitespace=nowarn", diff,
-		     NULL);
+	rc = git_run(&b->g, &numstat, NULL, "apply", "--numstat", diff, NULL);
+	files = numstat_paths(sb_str(&numstat));
+	if (!rc)
+		copy_from_base(b, files);
+	rc = rc || git_run(&b->g, NULL, NULL, "apply", "--whitespace=nowarn",
+			   diff, NULL);
 	b->g.work_tree = NULL;
 	b->g.cwd = NULL;
-	if (!rc) {
-		files = numstat_paths(sb_str(&numstat));
-		rc = stage(b, files);
+	if (!rc && (rc = stage(b, files))) {
 		json_decref(files);
-		if (rc)
-			goto out;
+		goto out;
 	}
+	json_decref(files);
 	if (rc) {
 		char *hunks = rejected_hunks(b);
 
@@ -1023,15 +1046,47 @@ static int cover_letter(struct branch *b, const char *dir, struct scan *s,
 	return rc;
 }
 
-/* OUT/series: git format-patch of base..head with a cover letter. */
+/*
+ * What OUT/series is made from: the commits (by the head's name), and
+ * what the cover letter says besides.
+ */
+static void series_key(struct branch *b, struct scan *s, json_t *rep,
+		       char key[HASH_HEX])
+{
+	char *sum = json_dumps(json_object_get(rep, "summary"), JSON_SORT_KEYS);
+	struct hasher h;
+
+	hasher_init(&h);
+	hasher_adds(&h, RTLOCK_VERSION);
+	hasher_adds(&h, b->base);
+	hasher_adds(&h, b->head);
+	hasher_adds(&h, s->tree.version);
+	hasher_adds(&h, b->o->link ? b->o->link : "");
+	hasher_adds(&h, sum ? sum : "");
+	hasher_final(&h, key);
+	free(sum);
+}
+
+/*
+ * OUT/series: git format-patch of base..head with a cover letter; kept as
+ * it is when OUT/work/series.key says it was made from the same (10 s of
+ * format-patch on 6.1 saved when nothing changed).
+ */
 static int write_series(struct branch *b, struct scan *s, json_t *rep)
 {
 	char *tmp = xasprintf("%s/series.tmp", b->out);
 	char *dst = xasprintf("%s/series", b->out);
 	char *range = xasprintf("%s..%s", b->base, b->head);
 	char *basearg = xasprintf("--base=%s", b->base);
+	char *kpath = xasprintf("%s/series.key", b->work), *old;
+	char key[HASH_HEX];
 	int rc = 0;
 
+	series_key(b, s, rep, key);
+	old = read_file(kpath, NULL);
+	if (old && !strcmp(old, key) && is_dir(dst))
+		goto out;
+	unlink(kpath);
 	remove_tree(tmp);
 	set_env(b, NULL, NULL, b->base_time + b->ncommits);
 	if (git_run(&b->g, NULL, NULL, "format-patch", "-q", "--cover-letter",
@@ -1043,6 +1098,11 @@ static int write_series(struct branch *b, struct scan *s, json_t *rep)
 		rc = -1;
 	else if (!rc && (remove_tree(dst), rename(tmp, dst) < 0))
 		rc = error("%s: %s", dst, strerror(errno));
+	else if (!rc && write_file_atomic(kpath, key, strlen(key)) < 0)
+		rc = error("%s: %s", kpath, strerror(errno));
+out:
+	free(old);
+	free(kpath);
 	free(tmp);
 	free(dst);
 	free(range);

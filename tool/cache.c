@@ -286,7 +286,7 @@ static int store_json(const char *path, json_t *j)
 	dir = xstrndup(path, strrchr(path, '/') - path);
 	rc = mkdir_p(dir);
 	if (!rc)
-		rc = write_file_atomic(path, s, len);
+		rc = write_file_replace(path, s, len);
 	saved = errno;
 	free(dir);
 	free(s);

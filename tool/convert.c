@@ -446,19 +446,6 @@ static char *cached_path(struct conv *cv, const char *key)
 			 key + 2);
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	size_t len;
-	char *data = read_file(from, &len);
-	int rc;
-
-	if (!data)
-		return -1;
-	rc = write_file_atomic(to, data, len);
-	free(data);
-	return rc;
-}
-
 /*
  * A converted file in the cache: a line "rtlock-cache-1 <hash of the
  * rest>", then the text.  One that does not check out is reported,
@@ -481,7 +468,7 @@ static int cache_put(const char *from, const char *cp)
 	memcpy(out + CONV_HEAD - 33, h, 32);
 	out[CONV_HEAD - 1] = '\n';
 	memcpy(out + CONV_HEAD, data, len);
-	rc = write_file_atomic(cp, out, CONV_HEAD + len);
+	rc = write_file_replace(cp, out, CONV_HEAD + len);
 	free(out);
 	free(data);
 	return rc;
@@ -503,7 +490,7 @@ static bool cache_get(const char *cp, const char *to)
 		 memcmp(h, data + CONV_HEAD - 33, 32))
 		why = "checksum mismatch";
 	else
-		ok = write_file_atomic(to, data + CONV_HEAD,
+		ok = write_file_replace(to, data + CONV_HEAD,
 				       len - CONV_HEAD) == 0;
 	if (why) {
 		warning("%s: corrupt cache entry ignored (%s)", cp, why);
@@ -603,6 +590,26 @@ static void batch_done(size_t b, const struct job_result *r, void *data)
 }
 
 /* Restore a file spatch may have half-written: nothing stays half done. */
+/* In a sparse target: @rel copied from the source, unless already there. */
+static void in_target(struct conv *cv, const char *rel)
+{
+	char *from = xasprintf("%s/%s", cv->s->tree.root, rel);
+	char *to = xasprintf("%s/%s", cv->target, rel);
+
+	if (cv->o->sparse_target && access(to, F_OK))
+		copy_file(from, to);
+	free(from);
+	free(to);
+}
+
+static void target_dir(const char *path)
+{
+	char *dir = xstrndup(path, strrchr(path, '/') - path);
+
+	mkdir_p(dir);
+	free(dir);
+}
+
 static void restore(struct conv *cv, struct cfile *f)
 {
 	char *from = xasprintf("%s/%s", cv->s->tree.root, f->rel);
@@ -667,11 +674,13 @@ static int convert_files(struct conv *cv)
 		if (is_file(cp)) {
 			char *to = xasprintf("%s/%s", cv->target, f->rel);
 
+			if (cv->o->sparse_target)
+				target_dir(to);
 			f->cached = cache_get(cp, to);
 			free(to);
 		}
 		if (!f->cached) {
-			if (cv->o->reuse_target)
+			if (cv->o->reuse_target || cv->o->sparse_target)
 				restore(cv, f);
 			cv->todo[cv->ntodo++] = i;
 		}
@@ -813,6 +822,9 @@ static int install_lock_h(struct conv *cv)
 	unsigned i;
 	int rc = 0;
 
+	in_target(cv, "include/linux/spinlock_types.h");
+	in_target(cv, "include/linux/spinlock.h");
+	in_target(cv, "lib/Kconfig.debug");
 	for (i = 0; i < 2 && !rc; i++) {
 		tpl = xasprintf("%s/tool/templates/%s.in", rtlock_home(),
 				names[i]);
@@ -1290,13 +1302,13 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	only_files_with_names(&cv);
 	if (write_keep_lists(&cv, inv, classification) < 0) {
 		rc = EXIT_ENV;
 		goto out;
 	}
 	if (o->only_kept)
 		only_kept_files(&cv);
+	only_files_with_names(&cv);
 	if (o->in_place) {
 		if (git_clean(s->tree.root, o->meta_dir) < 0) {
 			rc = EXIT_INPUT;
@@ -1312,7 +1324,12 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 			goto out;
 		}
 		cv.target = o->out_tree;
-		if (copy_tree(s->tree.root, o->out_tree) < 0) {
+		if (o->sparse_target && mkdir_p(o->out_tree) < 0) {
+			error("%s: %s", o->out_tree, strerror(errno));
+			rc = EXIT_ENV;
+			goto out;
+		}
+		if (!o->sparse_target && copy_tree(s->tree.root, o->out_tree) < 0) {
 			rc = EXIT_ENV;
 			if (pool_interrupted()) {
 				undo_target(&cv);

@@ -21,6 +21,9 @@ struct convert_opts {
 	const char *out_tree;	/* a new directory, or NULL with in_place */
 	bool in_place;
 	bool reuse_target;	/* out_tree is rtlock's own: rewrite files in it */
+	/* out_tree holds only the files the conversion writes, copied from
+	 * the source tree when first needed (the rest is the source's) */
+	bool sparse_target;
 	bool only_kept;		/* only the files holding kept locks */
 	const char *meta_dir;	/* keep lists, logs, convert.json */
 	const char *cache_dir;

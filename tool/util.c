@@ -218,7 +218,8 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len)
+static int write_file(const char *path, const void *data, size_t len,
+		      bool sync)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	int fd, saved;
@@ -226,7 +227,7 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		goto fail;
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (write_all(fd, data, len) < 0 || (sync && fsync(fd) < 0)) {
 		saved = errno;
 		close(fd);
 		errno = saved;
@@ -242,6 +243,16 @@ fail:
 	free(tmp);
 	errno = saved;
 	return -1;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	return write_file(path, data, len, true);
+}
+
+int write_file_replace(const char *path, const void *data, size_t len)
+{
+	return write_file(path, data, len, false);
 }
 
 int mkdir_p(const char *path)
@@ -284,6 +295,20 @@ int remove_tree(const char *path)
 	if (!is_dir(path))
 		return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
 	return nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+int copy_file(const char *from, const char *to)
+{
+	char *data, *dir = xstrndup(to, strrchr(to, '/') ? strrchr(to, '/') - to : 0);
+	size_t len;
+	int rc = -1;
+
+	data = read_file(from, &len);
+	if (data && (!*dir || mkdir_p(dir) == 0))
+		rc = write_file_replace(to, data, len);
+	free(data);
+	free(dir);
+	return rc;
 }
 
 bool is_dir(const char *path)

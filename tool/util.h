@@ -76,7 +76,18 @@ char *read_file(const char *path, size_t *len);
  * directory, fsync'd and renamed over @path.  On failure nothing is left.
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * The same without the fsync: for what a crash may lose (scratch copies,
+ * cache entries that carry their own checksum); thousands of fsyncs cost
+ * more than the writes.
+ */
+int write_file_replace(const char *path, const void *data, size_t len);
 int mkdir_p(const char *path);
+/*
+ * Copy the file @from to @to (write_file_replace), making @to's directory
+ * first; 0, or -1 with errno.
+ */
+int copy_file(const char *from, const char *to);
 /* DIR/NAME written atomically (DIR made first); one error line on failure. */
 int write_text(const char *dir, const char *name, const char *s);
 int write_json(const char *dir, const char *name, json_t *j); /* indented, sorted */
