@@ -109,29 +109,111 @@ static char *toplevel_git_dir(const char *kernel, const char *log)
 }
 
 /*
- * A repository for an unpacked release: OUT/repo.git.  Its index of the
- * release is kept there between runs, so that git re-reads only the files
- * whose stat data changed (all 6.1: 36 s; none: 3 s).
+ * A repository for an unpacked release: OUT/repo.git.  The release's files
+ * are read into a repository of the cache, CACHE/releases/<path hash>.git,
+ * whose index is kept between runs (git re-reads only the files whose
+ * stat data changed: all of 6.1 takes 36 s, none 0.4 s) and whose objects
+ * are packed; OUT/repo.git gets the packs as hard links (copies across
+ * file systems), so a new OUT costs no re-reading and stands alone.
  */
 static int release_init(struct branch *b)
 {
-	char *lock;
+	char *abs = abs_path(b->o->kernel), h[HASH_HEX];
+	struct git rel = b->g;
 
+	b->tree_dir = abs;
+	hash_buf(abs, strlen(abs), h);
+	b->release_dir = xasprintf("%s/releases/%.16s.git", b->cache, h);
 	b->git_dir = xasprintf("%s/repo.git", b->out);
 	b->g.git_dir = b->git_dir;
-	free(b->index);
-	b->index = xasprintf("%s/rtlock-release.index", b->git_dir);
-	b->g.index = b->index;
-	/* left by a killed run; git removes its own on a signal it catches */
-	lock = xasprintf("%s.lock", b->index);
-	unlink(lock);
-	free(lock);
+	rel.git_dir = b->release_dir;
+	if (!is_dir(b->release_dir) &&
+	    (mkdir_p(b->release_dir) < 0 ||
+	     git_run(&rel, NULL, NULL, "init", "-q", "--bare", NULL)))
+		return git_error(b, b->release_dir);
 	if (!is_dir(b->git_dir) &&
 	    git_run(&b->g, NULL, NULL, "init", "-q", "--bare", NULL))
 		return git_error(b, b->git_dir);
 	set_identity(b, NULL);
-	b->tree_dir = abs_path(b->o->kernel);
 	return 0;
+}
+
+/* The packs of the release repository into OUT/repo.git. */
+static int link_packs(struct branch *b)
+{
+	char *from_dir = xasprintf("%s/objects/pack", b->release_dir);
+	char *to_dir = xasprintf("%s/objects/pack", b->git_dir);
+	DIR *d = opendir(from_dir);
+	struct dirent *de;
+	int rc = d && mkdir_p(to_dir) == 0 ? 0 : -1;
+
+	while (!rc && (de = readdir(d))) {
+		char *from, *to;
+
+		if (!has_suffix(de->d_name, ".pack") && !has_suffix(de->d_name, ".idx"))
+			continue;
+		from = xasprintf("%s/%s", from_dir, de->d_name);
+		to = xasprintf("%s/%s", to_dir, de->d_name);
+		if (access(to, F_OK) && link(from, to) < 0 && copy_file(from, to) < 0)
+			rc = error("%s: %s", to, strerror(errno));
+		free(from);
+		free(to);
+	}
+	if (d)
+		closedir(d);
+	else
+		rc = error("%s: %s", from_dir, strerror(errno));
+	free(from_dir);
+	free(to_dir);
+	return rc;
+}
+
+/*
+ * The release's tree in the release repository, its loose objects packed
+ * (a ref keeps them reachable), and the packs linked into OUT/repo.git.
+ */
+static char *release_tree(struct branch *b)
+{
+	char *index = xasprintf("%s/rtlock-release.index", b->release_dir);
+	char *lock = xasprintf("%s.lock", index);
+	char *tree = NULL, *commit = NULL, *count;
+	struct git rel;
+	int rc;
+
+	/* left by a killed run; git removes its own on a signal it catches */
+	unlink(lock);
+	free(lock);
+	set_env(b, NULL, NULL, b->base_time);
+	rel = b->g;
+	rel.git_dir = b->release_dir;
+	rel.index = index;
+	rel.work_tree = rel.cwd = b->tree_dir;
+	rc = git_run(&rel, NULL, NULL, "add", "-A", "-f", ".", NULL);
+	rel.work_tree = rel.cwd = NULL;
+	tree = rc ? NULL : git_read(&rel, "write-tree", NULL);
+	count = tree ? git_read(&rel, "count-objects", NULL) : NULL;
+	if (count && strtol(count, NULL, 10) > 0) {
+		commit = git_read(&rel, "commit-tree", "-m", "rtlock release", tree,
+				  NULL);
+		rc = !commit || git_run(&rel, NULL, NULL, "update-ref",
+					"refs/rtlock/release", commit, NULL) ||
+		     git_run(&rel, NULL, NULL, "repack", "-d", "-q", "--window=0",
+			     NULL);
+	}
+	clear_env(b);
+	free(count);
+	free(commit);
+	free(index);
+	if (!tree || rc) {
+		git_error(b, "reading the release into the cache");
+		free(tree);
+		return NULL;
+	}
+	if (link_packs(b) < 0) {
+		free(tree);
+		return NULL;
+	}
+	return tree;
 }
 
 /* The release as the base commit, dated by its top Makefile. */
@@ -144,15 +226,14 @@ static int release_commit(struct branch *b, const char *version)
 
 	b->base_time = stat(mf, &st) ? 0 : st.st_mtime;
 	free(mf);
-	b->g.work_tree = b->tree_dir;
-	b->g.cwd = b->tree_dir;
-	rc = git_run(&b->g, NULL, NULL, "add", "-A", "-f", ".", NULL);
-	b->g.work_tree = NULL;
-	b->g.cwd = NULL;
-	tree = rc ? NULL : git_read(&b->g, "write-tree", NULL);
+	tree = release_tree(b);
+	if (!tree) {
+		free(msg);
+		return -1;
+	}
 	text = xasprintf("Linux %s\n\nThe unpacked release, as rtlock read "
 			 "it.\n", version);
-	if (tree && !write_file_atomic(msg, text, strlen(text))) {
+	if (!write_file_atomic(msg, text, strlen(text))) {
 		set_env(b, NULL, NULL, b->base_time);
 		b->base = git_read(&b->g, "commit-tree", "--no-gpg-sign", tree,
 				   "-F", msg, NULL);
@@ -1068,45 +1149,89 @@ static void series_key(struct branch *b, struct scan *s, json_t *rep,
 }
 
 /*
- * OUT/series: git format-patch of base..head with a cover letter; kept as
- * it is when OUT/work/series.key says it was made from the same (10 s of
- * format-patch on 6.1 saved when nothing changed).
+ * The files of the directory @from copied into @to (not linked: a patch
+ * edited in place in OUT must not change the cache's).
+ */
+static int copy_files(const char *from, const char *to)
+{
+	DIR *d = opendir(from);
+	struct dirent *de;
+	int rc = d && mkdir_p(to) == 0 ? 0 : -1;
+
+	while (!rc && (de = readdir(d))) {
+		char *f = xasprintf("%s/%s", from, de->d_name);
+		char *t = xasprintf("%s/%s", to, de->d_name);
+
+		if (is_file(f) && copy_file(f, t) < 0)
+			rc = -1;
+		free(f);
+		free(t);
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+static int format_patch(struct branch *b, struct scan *s, json_t *rep,
+			const char *dir)
+{
+	char *range = xasprintf("%s..%s", b->base, b->head);
+	char *basearg = xasprintf("--base=%s", b->base);
+	int rc = 0;
+
+	set_env(b, NULL, NULL, b->base_time + b->ncommits);
+	if (git_run(&b->g, NULL, NULL, "format-patch", "-q", "--cover-letter",
+		    "--no-signature", "--full-index", "--no-renames", basearg,
+		    "-o", dir, range, NULL))
+		rc = git_error(b, "git format-patch");
+	clear_env(b);
+	if (!rc && cover_letter(b, dir, s, rep) < 0)
+		rc = -1;
+	free(range);
+	free(basearg);
+	return rc;
+}
+
+/*
+ * OUT/series: git format-patch of base..head with a cover letter.  A
+ * series is made once for the same commits and summary (the key): OUT
+ * keeps it while OUT/work/series.key names it, and the cache keeps a copy
+ * (CACHE/series/KEY) for a new OUT.  format-patch of 6.1 takes 10 s.
  */
 static int write_series(struct branch *b, struct scan *s, json_t *rep)
 {
 	char *tmp = xasprintf("%s/series.tmp", b->out);
 	char *dst = xasprintf("%s/series", b->out);
-	char *range = xasprintf("%s..%s", b->base, b->head);
-	char *basearg = xasprintf("--base=%s", b->base);
-	char *kpath = xasprintf("%s/series.key", b->work), *old;
+	char *kpath = xasprintf("%s/series.key", b->work), *old, *cached, *ctmp;
 	char key[HASH_HEX];
 	int rc = 0;
 
 	series_key(b, s, rep, key);
+	cached = xasprintf("%s/series/%s", b->cache, key);
+	ctmp = xasprintf("%s.tmp.%ld", cached, (long)getpid());
 	old = read_file(kpath, NULL);
 	if (old && !strcmp(old, key) && is_dir(dst))
 		goto out;
 	unlink(kpath);
 	remove_tree(tmp);
-	set_env(b, NULL, NULL, b->base_time + b->ncommits);
-	if (git_run(&b->g, NULL, NULL, "format-patch", "-q", "--cover-letter",
-		    "--no-signature", "--full-index", "--no-renames", basearg,
-		    "-o", tmp, range, NULL))
-		rc = git_error(b, "git format-patch");
-	clear_env(b);
-	if (!rc && cover_letter(b, tmp, s, rep) < 0)
-		rc = -1;
-	else if (!rc && (remove_tree(dst), rename(tmp, dst) < 0))
+	if (!is_dir(cached) || copy_files(cached, tmp) < 0) {
+		remove_tree(tmp);
+		rc = format_patch(b, s, rep, tmp);
+		/* a copy for the next OUT; without it, only slower */
+		if (!rc && (copy_files(tmp, ctmp) < 0 || rename(ctmp, cached) < 0))
+			remove_tree(ctmp);
+	}
+	if (!rc && (remove_tree(dst), rename(tmp, dst) < 0))
 		rc = error("%s: %s", dst, strerror(errno));
 	else if (!rc && write_file_atomic(kpath, key, strlen(key)) < 0)
 		rc = error("%s: %s", kpath, strerror(errno));
 out:
 	free(old);
 	free(kpath);
+	free(cached);
+	free(ctmp);
 	free(tmp);
 	free(dst);
-	free(range);
-	free(basearg);
 	return rc;
 }
 
@@ -1184,6 +1309,7 @@ void branch_release(struct branch *b)
 	free(b->out);
 	free(b->cache);
 	free(b->git_dir);
+	free(b->release_dir);
 	free(b->log);
 	free(b->index);
 	free(b->work);

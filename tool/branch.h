@@ -44,6 +44,7 @@ struct branch {
 	struct git g;
 	char *out, *cache;	/* absolute */
 	char *git_dir, *log, *index, *work, *conv;
+	char *release_dir;	/* an unpacked release's objects, in the cache */
 	char *base, *old;	/* commits */
 	char *tree_dir;		/* the base revision's files, to scan */
 	char *patch;		/* the workqueue patch for this version */

@@ -241,6 +241,27 @@ static void release(void **state)
 	err = xasprintf("%s/.git", rel);
 	assert_false(is_dir(err));
 	free(err);
+	/*
+	 * A new OUT on the same cache (the release's objects and the series
+	 * come from it): the same head and series, in a repository that
+	 * stands alone.
+	 */
+	assert_int_equal(run(NULL, "%s branch -q -C %s/cache -o %s/out-rel2 "
+				   "--patches %s --name rt %s",
+			     RTLOCK, work, work, PATCHES, rel),
+			 0);
+	git = xasprintf("for o in out-rel out-rel2; do git --git-dir=%s/$o/repo.git "
+			"rev-parse rt; done", work);
+	err = git_out(git, "");
+	free(git);
+	assert_int_equal(strlen(err), 2 * 41);
+	assert_memory_equal(err, err + 41, 41);
+	free(err);
+	assert_int_equal(run(NULL, "test ! -e %s/out-rel2/repo.git/objects/info/alternates "
+				   "&& git --git-dir=%s/out-rel2/repo.git fsck --no-dangling rt >/dev/null "
+				   "&& diff -r %s/out-rel/series %s/out-rel2/series",
+			     work, work, work, work),
+			 0);
 	free(d);
 	free(rel);
 }
