@@ -114,7 +114,8 @@ static char *toplevel_git_dir(const char *kernel, const char *log)
  * whose index is kept between runs (git re-reads only the files whose
  * stat data changed: all of 6.1 takes 36 s, none 0.4 s) and whose objects
  * are packed; OUT/repo.git gets the packs as hard links (copies across
- * file systems), so a new OUT costs no re-reading and stands alone.
+ * file systems), so a new OUT costs no re-reading and stands alone.  The
+ * branch's packs go back to it (branch_build()) for the next new OUT.
  */
 static int release_init(struct branch *b)
 {
@@ -138,11 +139,11 @@ static int release_init(struct branch *b)
 	return 0;
 }
 
-/* The packs of the release repository into OUT/repo.git. */
-static int link_packs(struct branch *b)
+/* The packs of repository @from that @to lacks, hard-linked (or copied). */
+static int link_packs(const char *from, const char *to)
 {
-	char *from_dir = xasprintf("%s/objects/pack", b->release_dir);
-	char *to_dir = xasprintf("%s/objects/pack", b->git_dir);
+	char *from_dir = xasprintf("%s/objects/pack", from);
+	char *to_dir = xasprintf("%s/objects/pack", to);
 	DIR *d = opendir(from_dir);
 	struct dirent *de;
 	int rc = d && mkdir_p(to_dir) == 0 ? 0 : -1;
@@ -209,7 +210,7 @@ static char *release_tree(struct branch *b)
 		free(tree);
 		return NULL;
 	}
-	if (link_packs(b) < 0) {
+	if (link_packs(b->release_dir, b->git_dir) < 0) {
 		free(tree);
 		return NULL;
 	}
@@ -825,7 +826,7 @@ static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
 		.out_tree = b->conv, .reuse_target = reuse, .only_kept = reuse,
 		.sparse_target = true,
 		.meta_dir = meta, .cache_dir = b->cache,
-		.jobs = b->o->jobs, .timeout = b->o->timeout, .batch = 20,
+		.jobs = b->o->jobs, .timeout = b->o->timeout, .batch = 0,
 		.quiet = b->o->quiet,
 	};
 	json_t *res = NULL;
@@ -1287,6 +1288,12 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 		rc = scan_interrupted();
 	if (!rc)
 		rc = write_commits(b);
+	/*
+	 * the new objects back to the release's cache repository, so that a
+	 * new OUT has them (fast-import skips the objects packs already hold)
+	 */
+	if (!rc && b->release_dir)
+		link_packs(b->git_dir, b->release_dir);
 	fi_release(&b->fi);
 	if (!rc)
 		rc = update_ref(b);

@@ -656,6 +656,21 @@ static void cache_converted(struct conv *cv)
 	}
 }
 
+/*
+ * Files per spatch run: each run costs a second of start-up (reading the
+ * rules, starting Python), so on a whole tree about 16 runs a worker, at
+ * least 20 and at most 100 files each (6.1: 7,719 files, 100 a run).
+ */
+static size_t batch_size(const struct conv *cv)
+{
+	size_t n;
+
+	if (cv->o->batch > 0)
+		return cv->o->batch;
+	n = cv->ntodo / ((size_t)(cv->o->jobs > 0 ? cv->o->jobs : 1) * 16);
+	return n < 20 ? 20 : n > 100 ? 100 : n;
+}
+
 static int convert_files(struct conv *cv)
 {
 	char *lists[] = { read_file(cv->sites_path, NULL),
@@ -688,8 +703,8 @@ static int convert_files(struct conv *cv)
 	}
 	for (i = 0; i < ARRAY_SIZE(lists); i++)
 		free(lists[i]);
-	if (cv->ntodo && run_batches(cv, cv->o->batch,
-				     cv->o->timeout * cv->o->batch) < 0) {
+	if (cv->ntodo && run_batches(cv, batch_size(cv),
+				     cv->o->timeout * batch_size(cv)) < 0) {
 		cache_converted(cv);
 		return -1;
 	}

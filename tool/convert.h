@@ -28,8 +28,8 @@ struct convert_opts {
 	const char *meta_dir;	/* keep lists, logs, convert.json */
 	const char *cache_dir;
 	int jobs;
-	double timeout;		/* per batch */
-	int batch;		/* files per spatch run */
+	double timeout;		/* per file (a run of N files: N times it) */
+	int batch;		/* files per spatch run; 0: chosen by the count */
 	bool quiet;
 };
 

@@ -491,7 +491,7 @@ static int convert_next(struct common *c, struct scan *s, json_t *inv,
 		.out_tree = c->out_tree, .in_place = c->in_place,
 		.meta_dir = c->out_dir, .cache_dir = c->scan.cache_dir,
 		.jobs = c->scan.jobs, .timeout = c->scan.timeout,
-		.batch = 20, .quiet = c->scan.quiet,
+		.batch = 0, .quiet = c->scan.quiet,
 	};
 	json_t *res = NULL;
 	int rc = convert_run(&o, s, inv, rep, &res);
