@@ -142,28 +142,13 @@ static int release_init(struct branch *b)
 /* The packs of repository @from that @to lacks, hard-linked (or copied). */
 static int link_packs(const char *from, const char *to)
 {
+	static const char *const packs[] = { ".pack", ".idx", NULL };
 	char *from_dir = xasprintf("%s/objects/pack", from);
 	char *to_dir = xasprintf("%s/objects/pack", to);
-	DIR *d = opendir(from_dir);
-	struct dirent *de;
-	int rc = d && mkdir_p(to_dir) == 0 ? 0 : -1;
+	int rc = copy_dir(from_dir, to_dir, true, packs);
 
-	while (!rc && (de = readdir(d))) {
-		char *from, *to;
-
-		if (!has_suffix(de->d_name, ".pack") && !has_suffix(de->d_name, ".idx"))
-			continue;
-		from = xasprintf("%s/%s", from_dir, de->d_name);
-		to = xasprintf("%s/%s", to_dir, de->d_name);
-		if (access(to, F_OK) && link(from, to) < 0 && copy_file(from, to) < 0)
-			rc = error("%s: %s", to, strerror(errno));
-		free(from);
-		free(to);
-	}
-	if (d)
-		closedir(d);
-	else
-		rc = error("%s: %s", from_dir, strerror(errno));
+	if (rc < 0)
+		error("%s: %s", to_dir, strerror(errno));
 	free(from_dir);
 	free(to_dir);
 	return rc;
@@ -1149,30 +1134,6 @@ static void series_key(struct branch *b, struct scan *s, json_t *rep,
 	free(sum);
 }
 
-/*
- * The files of the directory @from copied into @to (not linked: a patch
- * edited in place in OUT must not change the cache's).
- */
-static int copy_files(const char *from, const char *to)
-{
-	DIR *d = opendir(from);
-	struct dirent *de;
-	int rc = d && mkdir_p(to) == 0 ? 0 : -1;
-
-	while (!rc && (de = readdir(d))) {
-		char *f = xasprintf("%s/%s", from, de->d_name);
-		char *t = xasprintf("%s/%s", to, de->d_name);
-
-		if (is_file(f) && copy_file(f, t) < 0)
-			rc = -1;
-		free(f);
-		free(t);
-	}
-	if (d)
-		closedir(d);
-	return rc;
-}
-
 static int format_patch(struct branch *b, struct scan *s, json_t *rep,
 			const char *dir)
 {
@@ -1198,6 +1159,8 @@ static int format_patch(struct branch *b, struct scan *s, json_t *rep,
  * series is made once for the same commits and summary (the key): OUT
  * keeps it while OUT/work/series.key names it, and the cache keeps a copy
  * (CACHE/series/KEY) for a new OUT.  format-patch of 6.1 takes 10 s.
+ * Copies, not links: a patch edited in place in OUT must not change the
+ * cache's.
  */
 static int write_series(struct branch *b, struct scan *s, json_t *rep)
 {
@@ -1215,11 +1178,12 @@ static int write_series(struct branch *b, struct scan *s, json_t *rep)
 		goto out;
 	unlink(kpath);
 	remove_tree(tmp);
-	if (!is_dir(cached) || copy_files(cached, tmp) < 0) {
+	if (!is_dir(cached) || copy_dir(cached, tmp, false, NULL) < 0) {
 		remove_tree(tmp);
 		rc = format_patch(b, s, rep, tmp);
 		/* a copy for the next OUT; without it, only slower */
-		if (!rc && (copy_files(tmp, ctmp) < 0 || rename(ctmp, cached) < 0))
+		if (!rc && (copy_dir(tmp, ctmp, false, NULL) < 0 ||
+			    rename(ctmp, cached) < 0))
 			remove_tree(ctmp);
 	}
 	if (!rc && (remove_tree(dst), rename(tmp, dst) < 0))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -308,6 +309,39 @@ int copy_file(const char *from, const char *to)
 		rc = write_file_replace(to, data, len);
 	free(data);
 	free(dir);
+	return rc;
+}
+
+static bool has_any_suffix(const char *name, const char *const *suffixes)
+{
+	for (; suffixes && *suffixes; suffixes++)
+		if (has_suffix(name, *suffixes))
+			return true;
+	return !suffixes;
+}
+
+int copy_dir(const char *from, const char *to, bool link_ok,
+	     const char *const *suffixes)
+{
+	DIR *d = opendir(from);
+	struct dirent *de;
+	int rc = d && mkdir_p(to) == 0 ? 0 : -1;
+
+	while (!rc && (de = readdir(d))) {
+		char *f, *t;
+
+		if (!has_any_suffix(de->d_name, suffixes))
+			continue;
+		f = xasprintf("%s/%s", from, de->d_name);
+		t = xasprintf("%s/%s", to, de->d_name);
+		if (is_file(f) && access(t, F_OK) &&
+		    (!link_ok || link(f, t) < 0) && copy_file(f, t) < 0)
+			rc = -1;
+		free(f);
+		free(t);
+	}
+	if (d && closedir(d) < 0)
+		rc = -1;
 	return rc;
 }
 

@@ -88,6 +88,14 @@ int mkdir_p(const char *path);
  * first; 0, or -1 with errno.
  */
 int copy_file(const char *from, const char *to);
+/*
+ * The regular files of the directory @from that @to lacks (only those
+ * ending in one of @suffixes, a NULL-terminated list, when it is not
+ * NULL), into @to, made first: hard links when @link (copies across file
+ * systems), else copies.  0, or -1 with errno.
+ */
+int copy_dir(const char *from, const char *to, bool link,
+	     const char *const *suffixes);
 /* DIR/NAME written atomically (DIR made first); one error line on failure. */
 int write_text(const char *dir, const char *name, const char *s);
 int write_json(const char *dir, const char *name, json_t *j); /* indented, sorted */

@@ -95,11 +95,66 @@ static void paths(void **state)
 	free(cwd);
 }
 
+/* copy_dir(): the files asked for, linked or copied, none overwritten. */
+static void dir_copy(void **state)
+{
+	static const char *const packs[] = { ".pack", ".idx", NULL };
+	char dir[] = "/tmp/rtlock-unit-XXXXXX", *from, *to, *p, *data;
+	const char *const names[] = { "a.pack", "a.idx", "notes.txt" };
+	struct stat st;
+	unsigned i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	from = xasprintf("%s/from", dir);
+	to = xasprintf("%s/to/pack", dir);
+	for (i = 0; i < 3; i++) {
+		p = xasprintf("%s/%s", from, names[i]);
+		assert_int_equal(mkdir_p(from), 0);
+		assert_int_equal(write_file_atomic(p, names[i], strlen(names[i])), 0);
+		free(p);
+	}
+	/* one already there is left alone */
+	p = xasprintf("%s/a.idx", to);
+	assert_int_equal(mkdir_p(to), 0);
+	assert_int_equal(write_file_atomic(p, "mine", 4), 0);
+	free(p);
+	assert_int_equal(copy_dir(from, to, true, packs), 0);
+	p = xasprintf("%s/a.pack", to);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_nlink, 2);
+	free(p);
+	p = xasprintf("%s/a.idx", to);
+	data = read_file(p, NULL);
+	assert_string_equal(data, "mine");
+	free(data);
+	free(p);
+	p = xasprintf("%s/notes.txt", to);
+	assert_false(is_file(p));
+	free(p);
+	/* copies: every file, unlinked */
+	free(to);
+	to = xasprintf("%s/copy", dir);
+	assert_int_equal(copy_dir(from, to, false, NULL), 0);
+	p = xasprintf("%s/notes.txt", to);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_nlink, 1);
+	free(p);
+	/* a missing source directory is an error */
+	p = xasprintf("%s/none", dir);
+	assert_int_equal(copy_dir(p, to, false, NULL), -1);
+	free(p);
+	free(from);
+	free(to);
+	assert_int_equal(remove_tree(dir), 0);
+}
+
 int test_util(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strbuf),
 		cmocka_unit_test(atomic_write),
+		cmocka_unit_test(dir_copy),
 		cmocka_unit_test(hashes),
 		cmocka_unit_test(paths),
 	};
