@@ -95,13 +95,23 @@ static void paths(void **state)
 	free(cwd);
 }
 
+/* The link count of DIR/NAME; 0 if it is not there. */
+static nlink_t links_of(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	struct stat st;
+	nlink_t n = stat(p, &st) ? 0 : st.st_nlink;
+
+	free(p);
+	return n;
+}
+
 /* copy_dir(): the files asked for, linked or copied, none overwritten. */
 static void dir_copy(void **state)
 {
 	static const char *const packs[] = { ".pack", ".idx", NULL };
 	char dir[] = "/tmp/rtlock-unit-XXXXXX", *from, *to, *p, *data;
 	const char *const names[] = { "a.pack", "a.idx", "notes.txt" };
-	struct stat st;
 	unsigned i;
 
 	(void)state;
@@ -120,10 +130,7 @@ static void dir_copy(void **state)
 	assert_int_equal(write_file_atomic(p, "mine", 4), 0);
 	free(p);
 	assert_int_equal(copy_dir(from, to, true, packs), 0);
-	p = xasprintf("%s/a.pack", to);
-	assert_int_equal(stat(p, &st), 0);
-	assert_int_equal(st.st_nlink, 2);
-	free(p);
+	assert_int_equal(links_of(to, "a.pack"), 2);
 	p = xasprintf("%s/a.idx", to);
 	data = read_file(p, NULL);
 	assert_string_equal(data, "mine");
@@ -136,10 +143,7 @@ static void dir_copy(void **state)
 	free(to);
 	to = xasprintf("%s/copy", dir);
 	assert_int_equal(copy_dir(from, to, false, NULL), 0);
-	p = xasprintf("%s/notes.txt", to);
-	assert_int_equal(stat(p, &st), 0);
-	assert_int_equal(st.st_nlink, 1);
-	free(p);
+	assert_int_equal(links_of(to, "notes.txt"), 1);
 	/* a missing source directory is an error */
 	p = xasprintf("%s/none", dir);
 	assert_int_equal(copy_dir(p, to, false, NULL), -1);
