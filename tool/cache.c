@@ -280,15 +280,13 @@ int cache_lookup(struct cache *c, const char *salt, const char *rel,
 static int store_json(const char *path, json_t *j)
 {
 	size_t len;
-	char *s = cache_encode(j, &len), *dir;
+	char *s = cache_encode(j, &len);
 	int rc, saved;
 
-	dir = xstrndup(path, strrchr(path, '/') - path);
-	rc = mkdir_p(dir);
+	rc = mkdir_parent(path);
 	if (!rc)
 		rc = write_file_replace(path, s, len);
 	saved = errno;
-	free(dir);
 	free(s);
 	errno = saved;
 	return rc;

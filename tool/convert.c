@@ -589,7 +589,6 @@ static void batch_done(size_t b, const struct job_result *r, void *data)
 	}
 }
 
-/* Restore a file spatch may have half-written: nothing stays half done. */
 /* In a sparse target: @rel copied from the source, unless already there. */
 static void in_target(struct conv *cv, const char *rel)
 {
@@ -602,14 +601,7 @@ static void in_target(struct conv *cv, const char *rel)
 	free(to);
 }
 
-static void target_dir(const char *path)
-{
-	char *dir = xstrndup(path, strrchr(path, '/') - path);
-
-	mkdir_p(dir);
-	free(dir);
-}
-
+/* Restore a file spatch may have half-written: nothing stays half done. */
 static void restore(struct conv *cv, struct cfile *f)
 {
 	char *from = xasprintf("%s/%s", cv->s->tree.root, f->rel);
@@ -641,16 +633,14 @@ static void cache_converted(struct conv *cv)
 
 	for (i = 0; i < cv->ntodo; i++) {
 		struct cfile *f = &cv->files[cv->todo[i]];
-		char *cp, *from, *dir;
+		char *cp, *from;
 
 		if (f->failed || !f->done)
 			continue;
 		cp = cached_path(cv, f->key);
-		dir = xstrndup(cp, strrchr(cp, '/') - cp);
 		from = xasprintf("%s/%s", cv->target, f->rel);
-		if (mkdir_p(dir) < 0 || cache_put(from, cp) < 0)
+		if (mkdir_parent(cp) < 0 || cache_put(from, cp) < 0)
 			warning("%s: not cached (%s)", f->rel, strerror(errno));
-		free(dir);
 		free(from);
 		free(cp);
 	}
@@ -676,7 +666,7 @@ static int convert_files(struct conv *cv)
 	char *lists[] = { read_file(cv->sites_path, NULL),
 			  read_file(cv->decls_path, NULL),
 			  read_file(cv->names_path, NULL) };
-	size_t i, nfail = 0, *retry;
+	size_t i, nfail = 0, *retry, batch;
 	int rc = 0;
 
 	cv->todo = xcalloc(cv->nfiles + 1, sizeof(size_t));
@@ -690,7 +680,7 @@ static int convert_files(struct conv *cv)
 			char *to = xasprintf("%s/%s", cv->target, f->rel);
 
 			if (cv->o->sparse_target)
-				target_dir(to);
+				mkdir_parent(to);
 			f->cached = cache_get(cp, to);
 			free(to);
 		}
@@ -703,8 +693,8 @@ static int convert_files(struct conv *cv)
 	}
 	for (i = 0; i < ARRAY_SIZE(lists); i++)
 		free(lists[i]);
-	if (cv->ntodo && run_batches(cv, batch_size(cv),
-				     cv->o->timeout * batch_size(cv)) < 0) {
+	batch = batch_size(cv);
+	if (cv->ntodo && run_batches(cv, batch, cv->o->timeout * batch) < 0) {
 		cache_converted(cv);
 		return -1;
 	}
@@ -1339,12 +1329,13 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 			goto out;
 		}
 		cv.target = o->out_tree;
-		if (o->sparse_target && mkdir_p(o->out_tree) < 0) {
-			error("%s: %s", o->out_tree, strerror(errno));
-			rc = EXIT_ENV;
-			goto out;
-		}
-		if (!o->sparse_target && copy_tree(s->tree.root, o->out_tree) < 0) {
+		if (o->sparse_target) {
+			if (mkdir_p(o->out_tree) < 0) {
+				error("%s: %s", o->out_tree, strerror(errno));
+				rc = EXIT_ENV;
+				goto out;
+			}
+		} else if (copy_tree(s->tree.root, o->out_tree) < 0) {
 			rc = EXIT_ENV;
 			if (pool_interrupted()) {
 				undo_target(&cv);

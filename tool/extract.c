@@ -662,12 +662,11 @@ static json_t *diagnostics(CXTranslationUnit tu, unsigned *nerr)
  */
 static void write_header_facts(const struct extract_opts *o, struct xfile *fi)
 {
-	char *path = hdr_path(o, fi->key), *dir, *tmp, *s;
+	char *path = hdr_path(o, fi->key), *tmp, *s;
 	size_t n;
 	int fd, err = 0;
 
-	dir = xstrndup(path, strrchr(path, '/') - path);
-	if (mkdir_p(dir) < 0)
+	if (mkdir_parent(path) < 0)
 		err = errno;
 	json_object_set_new(fi->facts, "schema",
 			    json_string("rtlock-facts-1"));
@@ -690,7 +689,6 @@ static void write_header_facts(const struct extract_opts *o, struct xfile *fi)
 		*o->store_errno = err;
 	free(tmp);
 	free(s);
-	free(dir);
 	free(path);
 }
 

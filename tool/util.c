@@ -298,17 +298,29 @@ int remove_tree(const char *path)
 	return nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
 }
 
+int mkdir_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int rc;
+
+	if (!slash || slash == path)
+		return 0;
+	dir = xstrndup(path, slash - path);
+	rc = mkdir_p(dir);
+	free(dir);
+	return rc;
+}
+
 int copy_file(const char *from, const char *to)
 {
-	char *data, *dir = xstrndup(to, strrchr(to, '/') ? strrchr(to, '/') - to : 0);
 	size_t len;
+	char *data = read_file(from, &len);
 	int rc = -1;
 
-	data = read_file(from, &len);
-	if (data && (!*dir || mkdir_p(dir) == 0))
+	if (data && mkdir_parent(to) == 0)
 		rc = write_file_replace(to, data, len);
 	free(data);
-	free(dir);
 	return rc;
 }
 

@@ -83,6 +83,8 @@ int write_file_atomic(const char *path, const void *data, size_t len);
  */
 int write_file_replace(const char *path, const void *data, size_t len);
 int mkdir_p(const char *path);
+/* mkdir_p() of the directory @path is in (none for a bare name). */
+int mkdir_parent(const char *path);
 /*
  * Copy the file @from to @to (write_file_replace), making @to's directory
  * first; 0, or -1 with errno.
