@@ -554,7 +554,10 @@ def _where(path, line, col0, func):
     rel = lt_rel(path)
     SEEN_FILES[rel] = path
     if EXCLUDE_FILES.match(rel):
-        return rel, None, "skip"
+        # nothing is converted there, but a kept lock's type changes
+        # under the code that uses it (percpu-rwsem.c takes a wait
+        # queue's lock): the positions the scan resolved follow it
+        return rel, None, "excluded"
     if func in IMPL:
         return rel, None, "skip"
     sf = src(path)
@@ -567,6 +570,10 @@ def site_decision(path, line, col0, name, func=None, sf=None):
     """API name written at path:line:col0 (0-based column)."""
     if sf is None:
         rel, sf, d = _where(path, line, col0, func)
+        if d == "excluded":
+            if line in src(path).define_of_line:
+                return "skip"
+            return _kept_at(rel, line, col0)
         if d == "skip" or d == "define":
             return "skip"
     else:
@@ -580,12 +587,13 @@ def site_decision(path, line, col0, name, func=None, sf=None):
         for (s, e) in sf.decl_index(rel)[1]:
             if s <= o < e:
                 return "keep"
-    else:
-        arg, member = lock_arg_name(sf, sf.off(line, col0) + len(name))
-        if arg in (KEEP_MEMBERS if member else KEEP_NAMES):
-            return "keep"
-        if arg and (rel, ("." if member else "") + arg) in FILE_KEEP_NAMES:
-            return "keep"
+    # by name: its argument is the lock (for __SPIN_LOCK_UNLOCKED its
+    # lockdep name, written as the lock: .lock = __SPIN_LOCK_UNLOCKED(x.lock))
+    arg, member = lock_arg_name(sf, sf.off(line, col0) + len(name))
+    if arg in (KEEP_MEMBERS if member else KEEP_NAMES):
+        return "keep"
+    if arg and (rel, ("." if member else "") + arg) in FILE_KEEP_NAMES:
+        return "keep"
     return "convert"
 
 
@@ -621,6 +629,10 @@ def arg_name(arg):
         if close == ")" and not re.search(r"[A-Za-z_]\w*\s*$", arg[:k]):
             arg = arg[k + 1:-1].rstrip()     # (x): a parenthesised lock
             continue
+        if close == ")" and re.search(r"\bACCESS_PRIVATE\s*$", arg[:k]):
+            # ACCESS_PRIVATE(p, NAME): the __private field p->NAME
+            mm = re.search(r",\s*([A-Za-z_]\w*)\s*\)$", arg[k:])
+            return (mm.group(1), True) if mm else (None, False)
         arg = arg[:k].rstrip()
     mm = re.search(r"(\.|->)?\s*([A-Za-z_]\w*)$", arg)
     if not mm:
@@ -628,10 +640,24 @@ def arg_name(arg):
     return mm.group(2), mm.group(1) is not None
 
 
+def _kept_at(rel, line, col0, name=None):
+    """In an excluded file: "keep" at a position a keep list names, else
+    "skip"."""
+    if (rel, line, col0 + 1) in KEEP_SITES:
+        USED_SITES.add((rel, line, col0 + 1))
+        return "keep"
+    if name is not None and (rel, line, name) in KEEP_DECLS:
+        USED_DECLS.add((rel, line, name))
+        return "keep"
+    return "skip"
+
+
 def type_decision(path, line, col0, func=None, sf=None):
     """spinlock_t token at path:line:col0."""
     if sf is None:
         rel, sf, d = _where(path, line, col0, func)
+        if d == "excluded":
+            return _kept_excluded_decl(rel, path, line, col0)
         if d == "skip" or d == "define":
             return "skip"
     else:
@@ -647,10 +673,27 @@ def type_decision(path, line, col0, func=None, sf=None):
     return "keep" if kept else "convert"
 
 
+def _kept_excluded_decl(rel, path, line, col0):
+    """type_decision() in an excluded file: kept only by position."""
+    sf = src(path)
+    if line in sf.define_of_line:
+        return "skip"
+    o = sf.off(line, col0)
+    names, _ = sf.declarators(o, o + len("spinlock_t"))
+    for (n, l) in names:
+        if _kept_at(rel, l, -1, n) == "keep":
+            return "keep"
+    return _kept_at(rel, line, col0)
+
+
 def named_decl_decision(path, line, col0, name, func=None):
     """DEFINE_SPINLOCK(name), DEFINE_PER_CPU(spinlock_t, name): name at
     path:line:col0."""
     rel, sf, d = _where(path, line, col0, func)
+    if d == "excluded":
+        if line in src(path).define_of_line:
+            return "skip"
+        return _kept_at(rel, line, -1, name)
     if d == "skip" or d == "define":
         return "skip"
     if (rel, line, name) in KEEP_DECLS:

@@ -137,7 +137,9 @@ static bool is_field_lock(json_t *l)
  *            declaration of it, and an API call on NAME, &NAME or
  *            NAME(...).  A spinlock_t * declaration the scan saw and no
  *            kept lock flows into blocks its name (shadow_lru_isolate()'s
- *            parameter lru_lock).
+ *            parameter lru_lock); a converted field does not (it is
+ *            never written bare: the kept global rtc_lock and struct
+ *            moxart_rtc's converted field rtc_lock).
  */
 static struct name *kept_only_names(json_t *rep, struct prog *p)
 {
@@ -153,7 +155,8 @@ static struct name *kept_only_names(json_t *rep, struct prog *p)
 
 		if (strcmp(json_str(l, "type"), "spinlock_t"))
 			continue;
-		if (strcmp(json_str(l, "kind"), "local"))
+		if (strcmp(json_str(l, "kind"), "local") &&
+		    (spins || !is_field_lock(l)))
 			name_add(spins ? &kept : &other, name);
 		if (is_field_lock(l))
 			name_add(spins ? &fields : &other_fields, name);
@@ -209,8 +212,38 @@ static void note_site_names(json_t *by_file, json_t *kind_of, json_t *must,
 }
 
 /*
+ * The same for the declarations of lock @l (@inv_l: its entry in the
+ * scan, with every declaration): a header that declares only kept locks
+ * of a name keeps the initialisers of that name it holds in macros the
+ * scan did not expand (srcutree.h's __SRCU_STRUCT_INIT() under !MODULE).
+ */
+static void note_decl_names(json_t *by_file, json_t *l, json_t *inv_l,
+			    bool kept)
+{
+	json_t *decls = json_object_get(inv_l, "decls");
+	const char *dot = is_field_lock(l) ? "." : "";
+	size_t i;
+
+	if (!strcmp(json_str(l, "kind"), "local") ||
+	    !strcmp(json_str(l, "kind"), "pointee") ||
+	    strcmp(json_str(l, "type"), "spinlock_t"))
+		return;
+	for (i = 0; i < (decls ? json_array_size(decls) : 1); i++) {
+		const char *pos = decls ? json_string_value(json_array_get(decls, i))
+					: json_str(l, "file");
+		size_t flen = decls ? (size_t)(strrchr(pos, ':') - pos) : strlen(pos);
+		char *key = xasprintf("%.*s:%s%s", (int)flen, pos, dot,
+				      last_name(json_str(l, "id")));
+		json_int_t bits = json_integer_value(json_object_get(by_file, key));
+
+		json_object_set_new(by_file, key, json_integer(bits | (kept ? 1 : 2)));
+		free(key);
+	}
+}
+
+/*
  * The per-file entries of keep.names: a lock name that, in this file,
- * only kept locks have at the calls the scan saw.  A call there on the
+ * only kept locks have at the calls the scan saw and the declarations.  A call there on the
  * same name that the scan did not see (under an #ifdef its configuration
  * leaves out: the !CONFIG_MEMCG folio_lruvec_lock() next to the
  * unlock_page_lruvec() it saw) keeps spinning too, even when locks
@@ -255,9 +288,12 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	json_array_foreach(json_object_get(inv, "locks"), i, l)
 		json_object_set(decls_of, json_str(l, "id"), l);
 	json_array_foreach(json_object_get(rep, "locks"), i, l) {
+		bool spins = !strcmp(json_str(l, "verdict"), "must-spin");
+
 		json_object_set(kind_of, json_str(l, "id"), l);
-		if (strcmp(json_str(l, "verdict"), "must-spin") ||
-		    strcmp(json_str(l, "type"), "spinlock_t"))
+		note_decl_names(by_file, l,
+				json_object_get(decls_of, json_str(l, "id")), spins);
+		if (!spins || strcmp(json_str(l, "type"), "spinlock_t"))
 			continue;
 		json_object_set(must, json_str(l, "id"), json_true());
 		/* the spinlock_t * declarations that may hold it */
@@ -1030,22 +1066,46 @@ bool convert_leaves_alone(const char *rel)
 	return false;
 }
 
+/* The files a keep entry names ("file:line"). */
+static void keep_files(struct conv *cv, struct strset *files)
+{
+	size_t i;
+
+	for (i = 0; i < cv->keep_lines.n; i++) {
+		const char *fl = cv->keep_lines.v[i];
+		char *file = xstrndup(fl, strrchr(fl, ':') - fl);
+
+		strset_add(files, file);
+		free(file);
+	}
+}
+
+/*
+ * The files to convert.  Those the conversion leaves alone are still
+ * given to spatch when a keep entry names a position there, unless they
+ * implement the spinlock API: a kept lock's type changes under the code
+ * that takes it (kernel/locking/percpu-rwsem.c and a wait queue's lock).
+ */
 static void collect_files(struct conv *cv)
 {
 	const struct tree *t = &cv->s->tree;
 	size_t i, n = t->ntus + t->nheaders;
+	struct strset kept = { 0 };
 
+	keep_files(cv, &kept);
 	cv->files = xcalloc(n + 1, sizeof(*cv->files));
 	for (i = 0; i < n; i++) {
 		const char *rel = i < t->ntus ? t->tus[i]
 					      : t->headers[i - t->ntus];
 
-		if (convert_leaves_alone(rel))
+		if (is_lock_impl_file(rel) ||
+		    (convert_leaves_alone(rel) && !strset_has(&kept, rel)))
 			continue;
 		if (i >= t->ntus && !tree_header_in_slice(t, rel))
 			continue;
 		cv->files[cv->nfiles++].rel = xstrdup(rel);
 	}
+	strset_free(&kept);
 }
 
 /* The names lock_t.cocci converts: the keys of its LOCK_T_MAP. */
@@ -1077,22 +1137,27 @@ static struct name *cocci_names(const char *cocci)
  * starting with "spinlock" (spinlock_t, the guard classes)?  raw_spin_*
  * and raw_spinlock_t are none of these.
  */
+/* The next identifier of @text at or after *@i: its start in *@i, length *@n. */
+static bool next_word(const char *text, size_t len, size_t *i, size_t *n)
+{
+	for (; *i < len; ++*i) {
+		if (!ident_char(text[*i]) || (*i && ident_char(text[*i - 1])))
+			continue;
+		for (*n = 0; *i + *n < len && ident_char(text[*i + *n]); ++*n)
+			;
+		return true;
+	}
+	return false;
+}
+
 static bool has_cocci_name(struct name *names, const char *text, size_t len)
 {
-	size_t i = 0, n;
+	size_t i, n;
 
-	while (i < len) {
-		if (!ident_char(text[i]) || (i && ident_char(text[i - 1]))) {
-			i++;
-			continue;
-		}
-		for (n = 0; i + n < len && ident_char(text[i + n]); n++)
-			;
+	for (i = 0; next_word(text, len, &i, &n); i += n)
 		if ((n >= 8 && !memcmp(text + i, "spinlock", 8)) ||
 		    name_find(names, text + i, n))
 			return true;
-		i += n;
-	}
 	return false;
 }
 
@@ -1122,21 +1187,50 @@ static void only_files_with_names(struct conv *cv)
 	names_free(&names);
 }
 
-/* Keep only the files named by a keep entry ("file:line"). */
+/* Does @text hold a word of @names (".NAME" entries as NAME)? */
+static bool has_kept_name(struct name *names, const char *text, size_t len)
+{
+	char dotted[128];
+	size_t i, n;
+
+	for (i = 0; next_word(text, len, &i, &n); i += n) {
+		if (name_find(names, text + i, n))
+			return true;
+		if (n + 1 < sizeof(dotted)) {
+			dotted[0] = '.';
+			memcpy(dotted + 1, text + i, n);
+			if (name_find(names, dotted, n + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Keep only the files named by a keep entry ("file:line"), and those
+ * holding a name only kept locks have, which the rules keep wherever it
+ * is written (arch/x86/include/asm/pgtable.h's "extern spinlock_t
+ * pgd_lock;", a declaration the scan does not record).
+ */
 static void only_kept_files(struct conv *cv)
 {
 	struct strset kept = { 0 };
-	size_t i, n = 0;
+	size_t i, n = 0, len;
 
-	for (i = 0; i < cv->keep_lines.n; i++) {
-		const char *fl = cv->keep_lines.v[i];
-		char *file = xstrndup(fl, strrchr(fl, ':') - fl);
-
-		strset_add(&kept, file);
-		free(file);
-	}
+	keep_files(cv, &kept);
 	for (i = 0; i < cv->nfiles; i++) {
-		if (strset_has(&kept, cv->files[i].rel))
+		bool keep = strset_has(&kept, cv->files[i].rel);
+
+		if (!keep && cv->keep_names) {
+			char *path = xasprintf("%s/%s", cv->s->tree.root,
+					       cv->files[i].rel);
+			char *text = read_file(path, &len);
+
+			keep = !text || has_kept_name(cv->keep_names, text, len);
+			free(text);
+			free(path);
+		}
+		if (keep)
 			cv->files[n++] = cv->files[i];
 		else
 			free(cv->files[i].rel);
@@ -1302,13 +1396,13 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		rc = EXIT_ENV;
 		goto out;
 	}
+	if (write_keep_lists(&cv, inv, classification) < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
 	collect_files(&cv);
 	if (!o->reuse_target && check_collisions(&cv) < 0) {
 		rc = EXIT_INPUT;
-		goto out;
-	}
-	if (write_keep_lists(&cv, inv, classification) < 0) {
-		rc = EXIT_ENV;
 		goto out;
 	}
 	if (o->only_kept)

@@ -183,7 +183,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 	char *end;
 
 	memset(c, 0, sizeof(*c));
-	c->out_dir = "rtlock-out";
+	c->out_dir = path_from_cwd("rtlock-out");
 	c->scan.cache_dir = default_cache();
 	c->scan.config = "auto";
 	c->scan.arch = "x86";
@@ -195,7 +195,8 @@ static int parse_common(int argc, char **argv, struct common *c)
 	while ((ch = getopt_long(argc, argv, "o:C:j:qh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			c->out_dir = optarg;
+			/* absolute: spatch runs in the tree it converts */
+			c->out_dir = path_from_cwd(optarg);
 			break;
 		case 'C':
 			/* absolute: the facts' keys hold kbuild paths under it */
@@ -240,7 +241,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 						  "a number of locks");
 			break;
 		case 'T':
-			c->out_tree = optarg;
+			c->out_tree = path_from_cwd(optarg);
 			break;
 		case 'I':
 			c->in_place = true;

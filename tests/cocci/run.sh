@@ -12,6 +12,7 @@
 #   CASE.keep_decls   passed as -D keep_decls= / --keep-decls
 #   CASE.keep_names   passed as -D keep_names= / --keep-names
 #   CASE.opts         words: "raw" (-D raw=1 / --raw)
+#   CASE.path         the file's path in the tree (default: its name)
 #   CASE.stderr       the expected "lock_t: warning:" lines (sort -u)
 # Each case is also run a second time on its own .res ("idempotent:CASE"):
 # nothing may change.
@@ -42,7 +43,7 @@ fail=0
 # bodies, unparsed code), against a copy of the input in DIR/orig.
 convert() {
 	rm -rf "$1/orig"
-	mkdir -p "$1/orig"
+	mkdir -p "$1/orig/$(dirname "$2")"
 	cp "$1/$2" "$1/orig/$2"
 	(
 		cd "$1" || exit 1
@@ -81,8 +82,9 @@ for case in "${cases[@]}"; do
 		continue
 	fi
 	name=$(basename "$src")
+	[ -f "$here/$case.path" ] && name=$(cat "$here/$case.path")
 	work=$tmp/$case
-	mkdir -p "$work"
+	mkdir -p "$work/$(dirname "$name")"
 	sopts=()
 	dopts=()
 	if [ -f "$here/$case.keep_sites" ]; then
