@@ -13,13 +13,30 @@ struct ref {
 	char *path;
 	bool on;		/* some mention is built */
 	char *off_by;		/* the unset option of a mention */
+	char *owner;		/* the folder whose Makefile first named it */
+	UT_hash_handle hh;
+};
+
+/* A variable of one Makefile ("FULL_AMD_PATH=$(srctree)/$(src)/.."). */
+struct var {
+	char *name, *value;
+	UT_hash_handle hh;
+};
+
+/* One folder's Makefile: its variables and include options. */
+struct mk {
+	char *dir;
+	bool exists;
+	struct var *vars;
+	struct sb cflags;	/* ccflags-y: "-Ipath\n"... */
+	struct sb subdir;	/* subdir-ccflags-y: here and below */
 	UT_hash_handle hh;
 };
 
 struct built {
 	char *root;
 	struct ref *refs;
-	struct ref *dirs_read;	/* folders whose Makefile was read */
+	struct mk *mks;		/* folders whose Makefile was read */
 	struct ref *config;	/* options set (=y, =m, or a value) */
 };
 
@@ -51,7 +68,28 @@ static void free_map(struct ref **map)
 		HASH_DEL(*map, r);
 		free(r->path);
 		free(r->off_by);
+		free(r->owner);
 		free(r);
+	}
+}
+
+static void free_mks(struct mk **map)
+{
+	struct mk *m, *t;
+	struct var *v, *vt;
+
+	HASH_ITER(hh, *map, m, t) {
+		HASH_DEL(*map, m);
+		HASH_ITER(hh, m->vars, v, vt) {
+			HASH_DEL(m->vars, v);
+			free(v->name);
+			free(v->value);
+			free(v);
+		}
+		sb_release(&m->cflags);
+		sb_release(&m->subdir);
+		free(m->dir);
+		free(m);
 	}
 }
 
@@ -106,6 +144,8 @@ static void mention(struct built *b, const char *dir, const char *cond,
 		path = xasprintf("%s/%s", dir, w);
 		r = add(&b->refs, path);
 		free(path);
+		if (!r->owner)
+			r->owner = xstrdup(dir);
 		r->on |= on;
 		if (!on && !r->off_by)
 			r->off_by = xstrdup(opt);
@@ -113,14 +153,148 @@ static void mention(struct built *b, const char *dir, const char *cond,
 	free(opt);
 }
 
+/*
+ * @text with $(srctree), $(src), $(obj) and the Makefile's own variables
+ * expanded ($(src) and $(obj) as the folder, relative to the root); what
+ * cannot be expanded ($(call ...), options) becomes '\1', which spoils
+ * the word it is in.
+ */
+static void expand(struct built *b, struct mk *m, const char *text,
+		   struct sb *out, int depth)
+{
+	const char *p = text, *end;
+
+	while (*p) {
+		struct var *v;
+		char *name;
+
+		if (p[0] != '$' || p[1] != '(' || !(end = strchr(p, ')'))) {
+			sb_addf(out, "%c", *p++);
+			continue;
+		}
+		name = xstrndup(p + 2, end - p - 2);
+		HASH_FIND_STR(m->vars, name, v);
+		if (!strcmp(name, "srctree"))
+			sb_adds(out, b->root);
+		else if (!strcmp(name, "src") || !strcmp(name, "obj"))
+			sb_adds(out, m->dir);
+		else if (v && depth < 8)
+			expand(b, m, v->value, out, depth + 1);
+		else
+			sb_adds(out, "\1");
+		free(name);
+		p = end + 1;
+	}
+}
+
+/* The -I options of a flags assignment's value, appended to @to. */
+static void include_opts(struct built *b, struct mk *m, const char *value,
+			 struct sb *to)
+{
+	struct sb x = SB_INIT;
+	char *w, *save = NULL;
+	bool next_is_dir = false;
+
+	expand(b, m, value, &x, 0);
+	for (w = strtok_r(x.buf ? x.buf : "", " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		const char *dir = NULL;
+
+		if (next_is_dir)
+			dir = w;
+		else if (!strncmp(w, "-I", 2) && w[2])
+			dir = w + 2;
+		next_is_dir = !strcmp(w, "-I");
+		if (!dir || strchr(dir, '\1'))
+			continue;
+		/* kbuild's addtree: a relative folder is one of the source */
+		if (dir[0] == '/')
+			sb_addf(to, "-I%s\n", dir);
+		else
+			sb_addf(to, "-I%s/%s\n", b->root, dir);
+	}
+	sb_release(&x);
+}
+
+/*
+ * A flags or variable assignment of @m's Makefile: ccflags-y,
+ * ccflags-$(CONFIG_X), subdir-ccflags-..., EXTRA_CFLAGS, or NAME = value.
+ */
+static void assignment(struct built *b, struct mk *m, char *line)
+{
+	char *op = strchr(line, '='), *lhs_end, *lhs = line;
+	bool reset = false;
+	struct sb *to = NULL;
+	size_t n;
+
+	if (!op || op == line)
+		return;
+	lhs_end = op;
+	if (strchr("+:?", op[-1]))
+		lhs_end--;
+	reset = *lhs_end != '+';
+	while (lhs_end > lhs && isspace((unsigned char)lhs_end[-1]))
+		lhs_end--;
+	n = lhs_end - lhs;
+	if (!strncmp(lhs, "subdir-", 7)) {
+		to = &m->subdir;
+		lhs += 7;
+		n -= 7;
+	} else {
+		to = &m->cflags;
+	}
+	if ((n == 9 && !strncmp(lhs, "ccflags-y", 9)) ||
+	    (n == 12 && !strncmp(lhs, "EXTRA_CFLAGS", 12))) {
+		/* unconditional */
+	} else if (n > 18 && !strncmp(lhs, "ccflags-$(CONFIG_", 17) &&
+		   lhs[n - 1] == ')') {
+		char *opt = xstrndup(lhs + 17, n - 18);
+		bool on = find(b->config, opt) != NULL;
+
+		free(opt);
+		if (!on)
+			return;
+	} else if (to == &m->cflags && n &&
+		   strspn(lhs, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			       "0123456789_") == n) {
+		struct var *v;
+		char *name = xstrndup(lhs, n), *value = op + 1, *old;
+
+		while (isspace((unsigned char)*value))
+			value++;
+		HASH_FIND_STR(m->vars, name, v);
+		if (!v) {
+			v = xcalloc(1, sizeof(*v));
+			v->name = name;
+			HASH_ADD_KEYPTR(hh, m->vars, v->name, n, v);
+		} else {
+			free(name);
+		}
+		old = v->value;
+		v->value = !reset && old ? xasprintf("%s %s", old, value)
+					 : xstrdup(value);
+		free(old);
+		return;
+	} else {
+		return;
+	}
+	if (reset)
+		sb_release(to);
+	include_opts(b, m, op + 1, to);
+}
+
 /* The logical lines of @dir's Kbuild or Makefile, once. */
-static void read_makefile(struct built *b, const char *dir)
+static struct mk *read_makefile(struct built *b, const char *dir)
 {
 	char *path, *text, *p, *line;
+	struct mk *m;
 
-	if (find(b->dirs_read, dir))
-		return;
-	add(&b->dirs_read, dir);
+	HASH_FIND_STR(b->mks, dir, m);
+	if (m)
+		return m;
+	m = xcalloc(1, sizeof(*m));
+	m->dir = xstrdup(dir);
+	HASH_ADD_KEYPTR(hh, b->mks, m->dir, strlen(m->dir), m);
 	path = xasprintf("%s/%s/Kbuild", b->root, dir);
 	text = read_file(path, NULL);
 	free(path);
@@ -129,6 +303,7 @@ static void read_makefile(struct built *b, const char *dir)
 		text = read_file(path, NULL);
 		free(path);
 	}
+	m->exists = text != NULL;
 	/* join continuation lines */
 	for (p = text; p && *p; p++)
 		if (p[0] == '\\' && p[1] == '\n')
@@ -140,6 +315,8 @@ static void read_makefile(struct built *b, const char *dir)
 			*eol++ = '\0';
 		while (isspace((unsigned char)*line))
 			line++;
+		if (*line != '#')
+			assignment(b, m, line);
 		dash = strchr(line, '-');
 		op = strstr(line, "=");
 		if (dash && op && dash < op && *line != '#') {
@@ -154,6 +331,7 @@ static void read_makefile(struct built *b, const char *dir)
 		line = eol;
 	}
 	free(text);
+	return m;
 }
 
 struct built *built_open(const char *root, const char *dotconfig)
@@ -200,6 +378,44 @@ static struct ref *off_ref(struct built *b, const char *rel)
 	return off;
 }
 
+void built_include_opts(struct built *b, const char *rel, struct sb *out)
+{
+	char *obj = xasprintf("%.*so", (int)strlen(rel) - 1, rel);
+	char *copy = xstrdup(rel), *slash, *owner = NULL;
+	struct ref *r;
+	struct mk *m;
+
+	off_ref(b, rel);	/* reads the Makefiles of every folder of @rel */
+	r = find(b->refs, obj);
+	if (r)
+		owner = xstrdup(r->owner);
+	/* else the nearest folder with a Makefile */
+	for (slash = strrchr(copy, '/'); !owner && slash;
+	     slash = strrchr(copy, '/')) {
+		*slash = '\0';
+		if (read_makefile(b, copy)->exists)
+			owner = xstrdup(copy);
+	}
+	free(copy);
+	if (!owner) {
+		free(obj);
+		return;
+	}
+	/* subdir-ccflags-y of the owner and every folder above it */
+	for (slash = strchr(owner, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		m = read_makefile(b, owner);
+		sb_adds(out, sb_str(&m->subdir));
+		if (!slash)
+			break;
+		*slash = '/';
+	}
+	sb_adds(out, sb_str(&read_makefile(b, owner)->cflags));
+	free(owner);
+	free(obj);
+}
+
 bool built_has(struct built *b, const char *rel)
 {
 	return !off_ref(b, rel);
@@ -217,7 +433,7 @@ void built_close(struct built *b)
 	if (!b)
 		return;
 	free_map(&b->refs);
-	free_map(&b->dirs_read);
+	free_mks(&b->mks);
 	free_map(&b->config);
 	free(b->root);
 	free(b);

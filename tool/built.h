@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 
+#include "util.h"
+
 struct built;
 
 /* NULL after one error line when @dotconfig cannot be read. */
@@ -24,6 +26,16 @@ struct built *built_open(const char *root, const char *dotconfig);
 bool built_has(struct built *b, const char *rel);
 /* The option that leaves @rel out; NULL when the configuration builds it. */
 const char *built_why(struct built *b, const char *rel);
+/*
+ * Append to @out the -I options the Makefiles give the C file @rel, one
+ * "-I/abs/dir\n" each: the ccflags-y (and ccflags-$(CONFIG_X) of a set
+ * option, EXTRA_CFLAGS) of the folder whose Makefile builds it (the
+ * i915 Makefile builds gt/intel_ring.o), and the subdir-ccflags-y of that
+ * folder and every folder above it.  $(srctree), $(src), $(obj) and the
+ * Makefile's own variables are expanded; an option using anything else
+ * is left out.
+ */
+void built_include_opts(struct built *b, const char *rel, struct sb *out);
 void built_close(struct built *b);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "branch.h"
+#include "built.h"
 #include "classify.h"
 #include "convert.h"
 #include "extract.h"
@@ -342,10 +343,23 @@ static int cmd_facts(int argc, char **argv)
 	file = argv[i + 1];
 	n = kb.nargs;
 	k = kbuild_file_args(&kb, &t, file, extra, 8);
-	args = xcalloc(n + k, sizeof(char *));
+	args = xcalloc(n + k + 64, sizeof(char *));
 	memcpy(args, kb.args, n * sizeof(char *));
 	memcpy(args + n, extra, k * sizeof(char *));
-	eo = (struct extract_opts){ t.root, args, n + k, NULL, "", 0, NULL,
+	n += k;
+	if (kb.objdir) {
+		/* the -I options of its Makefiles, as the scan gives them */
+		char *dotconfig = xasprintf("%s/.config", kb.objdir), *tok;
+		struct built *b = built_open(t.root, dotconfig);
+		struct sb incs = SB_INIT;
+
+		if (b)
+			built_include_opts(b, file, &incs);
+		for (tok = strtok(incs.buf, "\n"); tok && n < k + kb.nargs + 64;
+		     tok = strtok(NULL, "\n"))
+			args[n++] = tok;
+	}
+	eo = (struct extract_opts){ t.root, args, n, NULL, "", 0, NULL,
 				    NULL };
 	f = extract_tu(&eo, file, err, sizeof(err));
 	if (!f)

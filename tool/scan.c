@@ -29,17 +29,24 @@ struct job_ctx {
 /* A worker's exit code when the cache could not be written: this + errno. */
 #define JOB_STORE_FAILED 16
 
-/* Facts of @file; with the prelude PCH unless @pch is NULL. */
-static json_t *extract_with(struct scan *s, const char *file, const char *pch,
-			    char *err, size_t errsize, int *store_errno)
+/*
+ * Facts of @file; with the prelude PCH unless @pch is NULL; @incs: the
+ * -I options its Makefiles add, "\n"-separated, or NULL.
+ */
+static json_t *extract_with(struct scan *s, const char *file, const char *incs,
+			    const char *pch, char *err, size_t errsize,
+			    int *store_errno)
 {
-	char *extra[8];
+	char *extra[8], *inc = xstrdup(incs ? incs : ""), *tok, *save = NULL;
 	const char **args;
 	int n = 0, k, i;
 	struct extract_opts eo;
 	json_t *facts;
 
-	args = xcalloc(s->kb.nargs + 12, sizeof(char *));
+	args = xcalloc(s->kb.nargs + 12 + strlen(inc) / 3, sizeof(char *));
+	for (tok = strtok_r(inc, "\n", &save); tok;
+	     tok = strtok_r(NULL, "\n", &save))
+		args[n++] = tok;
 	if (pch) {
 		args[n++] = "-include-pch";
 		args[n++] = pch;
@@ -56,6 +63,7 @@ static json_t *extract_with(struct scan *s, const char *file, const char *pch,
 	for (i = 0; i < k; i++)
 		free(extra[i]);
 	free(args);
+	free(inc);
 	return facts;
 }
 
@@ -68,18 +76,20 @@ static int scan_job(size_t i, void *data)
 {
 	struct job_ctx *c = data;
 	struct scan *s = c->s;
-	const char *file = c->todo ? s->tus[c->todo[i]].file
-				   : s->prelude.header;
+	struct scan_tu *tu = c->todo ? &s->tus[c->todo[i]] : NULL;
+	const char *file = tu ? tu->file : s->prelude.header;
+	const char *incs = tu ? tu->incs : NULL;
+	const char *salt = tu ? tu->salt : s->salt;
 	const char *pch = c->todo ? s->prelude.pch : NULL;
 	char err[512], key[33];
 	int store_errno = 0;
 	json_t *facts, *alt;
 
 	test_hold("parse", file);
-	facts = extract_with(s, file, pch, err, sizeof(err), &store_errno);
+	facts = extract_with(s, file, incs, pch, err, sizeof(err), &store_errno);
 	/* errors under the prelude: try without, keep the better parse */
 	if (pch && (!facts || nerrors(facts))) {
-		alt = extract_with(s, file, NULL, err, sizeof(err),
+		alt = extract_with(s, file, incs, NULL, err, sizeof(err),
 				   &store_errno);
 		if (alt && (!facts || nerrors(alt) < nerrors(facts))) {
 			json_decref(facts);
@@ -95,7 +105,7 @@ static int scan_job(size_t i, void *data)
 	/* a header's facts not written: store nothing, parse it next time */
 	if (store_errno)
 		return JOB_STORE_FAILED + store_errno;
-	if (cache_store(&s->cache, s->salt, file, facts, key))
+	if (cache_store(&s->cache, salt, file, facts, key))
 		return JOB_STORE_FAILED + (errno ? errno : EIO);
 	return 0;
 }
@@ -313,7 +323,7 @@ static int parse_tus(const struct scan_opts *o, struct scan *s, size_t *todo,
 			continue;
 		}
 		s->parsed++;
-		if (!cache_lookup(&s->cache, s->salt, tu->file, tu->key)) {
+		if (!cache_lookup(&s->cache, tu->salt, tu->file, tu->key)) {
 			tu->state = "failed";
 			tu->why = xstrdup("facts were not found in the cache "
 					  "after the parse");
@@ -392,6 +402,28 @@ static bool left_out(struct scan *s, struct built *b, const char *rel)
 	return option != NULL;
 }
 
+/*
+ * The -I options @tu's Makefiles add (i915's subdir-ccflags-y for its
+ * gt/ and display/ files), and the salt of its facts: the scan's, mixed
+ * with those options when there are some.
+ */
+static void tu_salt(struct scan *s, struct built *b, struct scan_tu *tu)
+{
+	struct sb incs = SB_INIT;
+	struct hasher h;
+
+	memcpy(tu->salt, s->salt, sizeof(tu->salt));
+	if (b)
+		built_include_opts(b, tu->file, &incs);
+	if (!incs.len)
+		return;
+	tu->incs = incs.buf;	/* the buffer is @tu's now */
+	hasher_init(&h);
+	hasher_adds(&h, s->salt);
+	hasher_adds_rooted(&h, tu->incs, s->tree.root);
+	hasher_final(&h, tu->salt);
+}
+
 static int select_built(struct scan *s)
 {
 	struct built *b = NULL;
@@ -408,10 +440,14 @@ static int select_built(struct scan *s)
 			return -1;
 	}
 	for (i = 0; i < s->tree.ntus; i++) {
+		struct scan_tu *tu = &s->tus[s->ntus];
+
 		if (left_out(s, b, s->tree.tus[i]))
 			continue;
-		s->tus[s->ntus].file = s->tree.tus[i];
-		s->tus[s->ntus++].state = "ok";
+		tu->file = s->tree.tus[i];
+		tu->state = "ok";
+		tu_salt(s, b, tu);
+		s->ntus++;
 	}
 	for (i = 0; b && i < s->tree.nheaders; i++)
 		left_out(s, b, s->tree.headers[i]);
@@ -457,7 +493,7 @@ int scan_run(const struct scan_opts *o, struct scan *s)
 		return EXIT_ENV;
 	todo = xcalloc(s->ntus + 1, sizeof(size_t));
 	for (i = 0; i < s->ntus; i++) {
-		if (cache_lookup(&s->cache, s->salt, s->tus[i].file,
+		if (cache_lookup(&s->cache, s->tus[i].salt, s->tus[i].file,
 				 s->tus[i].key)) {
 			s->tus[i].cached = true;
 			s->cached++;
@@ -795,8 +831,10 @@ void scan_release(struct scan *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->ntus; i++)
+	for (i = 0; i < s->ntus; i++) {
 		free(s->tus[i].why);
+		free(s->tus[i].incs);
+	}
 	free(s->tus);
 	json_decref(s->not_built);
 	strset_free(&s->hdr_seen);

@@ -25,6 +25,8 @@ struct scan_opts {
 
 struct scan_tu {
 	char *file;
+	char *incs;		/* -I options of its Makefiles, "\n"-separated */
+	char salt[33];		/* the scan's, with @incs when there are some */
 	char key[33];
 	const char *state;	/* ok, errors, failed, crashed, timeout */
 	char *why;		/* first error or failure */

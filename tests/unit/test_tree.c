@@ -169,6 +169,46 @@ static void built_files(void **state)
 	free(cfg);
 }
 
+/* The -I options a file's Makefiles give it. */
+static void built_includes(void **state)
+{
+	struct built *b;
+	char *cfg = xasprintf("%s/obj/.config", dir), *want;
+	struct sb out = SB_INIT;
+
+	(void)state;
+	put("obj/.config", "CONFIG_GPU=y\nCONFIG_DBG=y\n");
+	put("gpu/Makefile", "obj-$(CONFIG_GPU) += i9/ amd/\n"
+			    "subdir-ccflags-y += -Iinclude/gpu -Wall\n");
+	/* i9's Makefile builds gt/ring.o; its subdir-ccflags-y reach it */
+	put("gpu/i9/Makefile", "subdir-ccflags-y := -Wextra\n"
+			       "subdir-ccflags-y += -I$(srctree)/$(src)\n"
+			       "i9-y += gt/ring.o\n"
+			       "ccflags-$(CONFIG_DBG) += -I $(src)/dbg\n"
+			       "ccflags-$(CONFIG_NONE) += -I$(src)/none\n"
+			       "obj-y += i9.o\n");
+	/* a variable of the Makefile; $(call ...) spoils its word */
+	put("gpu/amd/Makefile", "FULL=$(srctree)/$(src)/..\n"
+				"ccflags-y := -I$(FULL)/inc \\\n"
+				"\t-I$(call cc-option,x)/no\n"
+				"obj-y += a.o\n");
+	b = built_open(dir, cfg);
+	assert_non_null(b);
+	built_include_opts(b, "gpu/i9/gt/ring.c", &out);
+	want = xasprintf("-I%s/include/gpu\n-I%s/gpu/i9\n-I%s/gpu/i9/dbg\n",
+			 dir, dir, dir);
+	assert_string_equal(sb_str(&out), want);
+	free(want);
+	sb_reset(&out);
+	built_include_opts(b, "gpu/amd/a.c", &out);
+	want = xasprintf("-I%s/include/gpu\n-I%s/gpu/amd/../inc\n", dir, dir);
+	assert_string_equal(sb_str(&out), want);
+	free(want);
+	sb_release(&out);
+	built_close(b);
+	free(cfg);
+}
+
 int test_tree(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +216,7 @@ int test_tree(void)
 		cmocka_unit_test(version_and_era),
 		cmocka_unit_test(prefilter),
 		cmocka_unit_test(built_files),
+		cmocka_unit_test(built_includes),
 	};
 	return cmocka_run_group_tests_name("tree", tests, setup, teardown);
 }
