@@ -177,12 +177,13 @@ LOCK_T_MAP = {
     "refcount_dec_and_lock":      ("refcount_dec_and_acquire_lock", None),
     "refcount_dec_and_lock_irqsave": ("refcount_dec_and_acquire_lock_irqsave", None),
     "kref_put_lock":              ("kref_put_acquire_lock", None),
-    "wait_event_lock_irq":        ("wait_event_acquired_lock_irq", None),
-    "wait_event_lock_irq_cmd":    ("wait_event_acquired_lock_irq_cmd", None),
-    "wait_event_lock_irq_timeout": ("wait_event_acquired_lock_irq_timeout", None),
-    "wait_event_interruptible_lock_irq": ("wait_event_interruptible_acquired_lock_irq", None),
-    "wait_event_interruptible_lock_irq_cmd": ("wait_event_interruptible_acquired_lock_irq_cmd", None),
-    "wait_event_interruptible_lock_irq_timeout": ("wait_event_interruptible_acquired_lock_irq_timeout", None),
+    # the raw forms are lock.h's
+    "wait_event_lock_irq":        ("wait_event_acquired_lock_irq", "wait_event_raw_lock_irq"),
+    "wait_event_lock_irq_cmd":    ("wait_event_acquired_lock_irq_cmd", "wait_event_raw_lock_irq_cmd"),
+    "wait_event_lock_irq_timeout": ("wait_event_acquired_lock_irq_timeout", "wait_event_raw_lock_irq_timeout"),
+    "wait_event_interruptible_lock_irq": ("wait_event_interruptible_acquired_lock_irq", "wait_event_interruptible_raw_lock_irq"),
+    "wait_event_interruptible_lock_irq_cmd": ("wait_event_interruptible_acquired_lock_irq_cmd", "wait_event_interruptible_raw_lock_irq_cmd"),
+    "wait_event_interruptible_lock_irq_timeout": ("wait_event_interruptible_acquired_lock_irq_timeout", "wait_event_interruptible_raw_lock_irq_timeout"),
     "kfifo_in_spinlocked":        ("kfifo_in_acquire_lock", None),
     "kfifo_out_spinlocked":       ("kfifo_out_acquire_lock", None),
     "kfifo_in_spinlocked_noirqsave": ("kfifo_in_acquire_lock_noirqsave", None),
@@ -589,7 +590,7 @@ def site_decision(path, line, col0, name, func=None, sf=None):
                 return "keep"
     # by name: its argument is the lock (for __SPIN_LOCK_UNLOCKED its
     # lockdep name, written as the lock: .lock = __SPIN_LOCK_UNLOCKED(x.lock))
-    arg, member = lock_arg_name(sf, sf.off(line, col0) + len(name))
+    arg, member = lock_arg_name(sf, sf.off(line, col0) + len(name), name)
     if arg in (KEEP_MEMBERS if member else KEEP_NAMES):
         return "keep"
     if arg and (rel, ("." if member else "") + arg) in FILE_KEEP_NAMES:
@@ -597,16 +598,33 @@ def site_decision(path, line, col0, name, func=None, sf=None):
     return "convert"
 
 
-def lock_arg_name(sf, i):
-    """(NAME, member?): the name the first argument of the call whose name
-    ends at offset i ends in: &x->a.NAME (a member), &NAME[i], NAME,
-    NAME(...)."""
+# the argument that is the lock, where it is not the first
+LOCK_ARG = {"atomic_dec_and_lock": 1, "atomic_dec_and_lock_irqsave": 1,
+            "refcount_dec_and_lock": 1, "refcount_dec_and_lock_irqsave": 1,
+            "kref_put_lock": 2, "kfifo_is_empty_spinlocked": 1,
+            "kfifo_is_empty_spinlocked_noirqsave": 1,
+            "seqcount_spinlock_init": 1, "SEQCNT_SPINLOCK_ZERO": 1}
+for _k in LOCK_T_MAP:
+    if _k.startswith("wait_event") and "lock_irq" in _k:
+        LOCK_ARG[_k] = 2
+    elif _k.startswith("kfifo_") and "empty" not in _k:
+        LOCK_ARG[_k] = 3
+
+
+def lock_arg_name(sf, i, name=None):
+    """(NAME, member?): the name the lock argument of the call of name
+    (the first argument unless LOCK_ARG says) whose name ends at offset i
+    ends in: &x->a.NAME (a member), &NAME[i], NAME, NAME(...)."""
     m = sf.masked
     n = len(m)
     while i < n and m[i] in WS:
         i += 1
     if i >= n or m[i] != "(":
         return None, False
+    for _ in range(LOCK_ARG.get(name, 0)):
+        i = sf._skip_balanced(i + 1, min(n, i + 2000))
+        if i >= n or m[i] != ",":
+            return None, False
     end = sf._skip_balanced(i + 1, min(n, i + 2000))
     return arg_name(m[i + 1:end])
 

@@ -231,6 +231,21 @@ def convert_file(core, path, orig_root=None):
         new = core["new_name"](name, d, where)
         if new is not None and new != name:
             edits.append((line, col0, name, new))
+    # the spinlock_t inside a kept lock (lockref.c's CMPXCHG_LOOP reads
+    # old.lock.rlock.raw_lock): a raw_spinlock_t is that lock itself
+    for mt in re.finditer(r"(?:\.|->)\s*([A-Za-z_]\w*)(\.rlock)\b", m):
+        line, col0 = sf.linecol(mt.start(2))
+        if not core["OPTS"]["raw"] or in_spans(mt.start(2), impl):
+            continue
+        if line in define_lines:
+            if not in_spans(mt.start(2), define_body) or \
+                    (orig_root and line not in same):
+                continue
+        elif line not in same:
+            continue
+        if mt.group(1) in core["KEEP_MEMBERS"] or \
+                (rel, "." + mt.group(1)) in core["FILE_KEEP_NAMES"]:
+            edits.append((line, col0, ".rlock", ""))
     # guard classes: spatch never rewrites them, on any line
     for (off, cls, arg) in core["guard_uses"](sf):
         line, col0 = sf.linecol(off)
