@@ -236,6 +236,7 @@ KEEP_SITES = set()    # (path, line, col1)
 KEEP_DECLS = set()    # (path, line, name)
 KEEP_NAMES = set()    # names only kept locks have
 KEEP_MEMBERS = set()  # fields only kept locks have
+KEEP_PARAMS = set()   # (path or None, FUNC, N): parameter N of FUNC is kept
 FILE_KEEP_NAMES = set()  # (path, NAME or .NAME) only kept at calls there
 USED_SITES = set()
 USED_DECLS = set()
@@ -283,6 +284,14 @@ def lt_load_decls(fname):
 def lt_load_names(fname):
     with open(fname, encoding="utf-8", errors="replace") as f:
         for l in f:
+            if "()#" in l:
+                # FUNC()#N, path:FUNC()#N (a static function)
+                fn, n = l.strip().rsplit("()#", 1)
+                path, _, fn = fn.rpartition(":")
+                if n.isdigit():
+                    KEEP_PARAMS.add((os.path.normpath(path) if path else None,
+                                     fn, int(n)))
+                continue
             l = l.split("#", 1)[0].strip()
             if ":" in l:
                 path, name = l.rsplit(":", 1)
@@ -405,6 +414,33 @@ class SrcFile(object):
         head = re.split(r"[;{}]", head)[-1]
         return re.search(r"\b(struct|union)\b", head) is not None and \
             ")" not in head and "=" not in head
+
+    def param_of(self, off):
+        """(FUNC, N) when offset off is in parameter N of a declaration
+        or definition of FUNC, else None."""
+        m = self.masked
+        depth, commas, i = 0, 0, off - 1
+        while i >= 0 and off - i < 4000:
+            c = m[i]
+            if c in ")]}":
+                depth += 1
+            elif c in "([{":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif c in ";" and depth == 0:
+                return None
+            elif c == "," and depth == 0:
+                commas += 1
+            i -= 1
+        if i < 0 or m[i] != "(":
+            return None
+        mm = re.search(r"([A-Za-z_]\w*)\s*$", m[max(0, i - 200):i])
+        if not mm or mm.group(1) in ("sizeof", "typeof", "__typeof__",
+                                     "if", "while", "for", "switch",
+                                     "return"):
+            return None
+        return mm.group(1), commas
 
     # -- declarators of the spinlock_t token that ends at offset o --
     def _skip_ws(self, i, lim):
@@ -545,6 +581,11 @@ def decl_kept(rel, names, off, sf):
             lt_warn("%s:%d: declaration of %s mixes kept and converted "
                     "locks: all kept" % (rel, line, ", ".join(n for n, _ in names)))
         return True
+    if KEEP_PARAMS and len(names) == 1:
+        fp = sf.param_of(off)
+        if fp and ((None, fp[0], fp[1]) in KEEP_PARAMS or
+                   (rel, fp[0], fp[1]) in KEEP_PARAMS):
+            return True
     kept = KEEP_MEMBERS if sf.in_record(off) else KEEP_NAMES
     return bool(names) and all(n in kept for (n, _) in names)
 

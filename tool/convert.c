@@ -132,6 +132,7 @@ static bool is_field_lock(json_t *l)
  *   ".NAME"  a field only kept locks have: an API call on &x->NAME or
  *            x.NAME (the !CONFIG_MEMCG folio_lruvec_lock() takes
  *            &pgdat->__lruvec.lru_lock), whatever variables are called;
+ *   "FUNC()#N"  parameter N of function FUNC (kept_params());
  *   "NAME"   a name (of a lock but a local, or of a spinlock_t *
  *            declaration) only kept ones have, fields or not: a
  *            declaration of it, and an API call on NAME, &NAME or
@@ -141,6 +142,30 @@ static bool is_field_lock(json_t *l)
  *            never written bare: the kept global rtc_lock and struct
  *            moxart_rtc's converted field rtc_lock).
  */
+/*
+ * A kept parameter slot: "FUNC()#N" for parameter N of the function FUNC
+ * (its identity: "file:name" for a static one), which keeps every
+ * declaration of that parameter, seen or not: the !CONFIG_LOCKDEP
+ * netdev_set_xmit_lockdep_class() stub next to the one the scan read, a
+ * prototype in a header.
+ */
+static void kept_params(struct name **kept, struct pptr *slot)
+{
+	size_t i;
+
+	for (i = 0; i < slot->to.n; i++) {
+		const char *flow = slot->to.v[i], *hash = strrchr(flow, '#');
+		char *entry;
+
+		if (strncmp(flow, "P:", 2) || !hash)
+			continue;
+		entry = xasprintf("%.*s()%s", (int)(hash - flow - 2), flow + 2,
+				  hash);
+		name_add(kept, entry);
+		free(entry);
+	}
+}
+
 static struct name *kept_only_names(json_t *rep, struct prog *p)
 {
 	struct name *kept = NULL, *other = NULL, *fields = NULL,
@@ -167,9 +192,13 @@ static struct name *kept_only_names(json_t *rep, struct prog *p)
 				name_add(&kept_slots, json_string_value(s));
 		}
 	}
-	HASH_ITER(hh, p->slots, slot, stmp)
-		if (!name_find(kept_slots, slot->id, strlen(slot->id)))
+	HASH_ITER(hh, p->slots, slot, stmp) {
+		if (!name_find(kept_slots, slot->id, strlen(slot->id))) {
 			name_add(&other, last_name(slot->id));
+			continue;
+		}
+		kept_params(&kept, slot);
+	}
 	names_minus(&kept, other);
 	names_minus(&fields, other_fields);
 	HASH_ITER(hh, fields, e, tmp) {
