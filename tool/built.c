@@ -157,7 +157,7 @@ static void mention(struct built *b, const char *dir, const char *cond,
  * @text with $(srctree), $(src), $(obj) and the Makefile's own variables
  * expanded ($(src) and $(obj) as the folder, relative to the root); what
  * cannot be expanded ($(call ...), options) becomes '\1', which spoils
- * the word it is in.
+ * the word it is in.  Bounded: 8 levels of variables, 64 KiB of text.
  */
 static void expand(struct built *b, struct mk *m, const char *text,
 		   struct sb *out, int depth)
@@ -178,7 +178,7 @@ static void expand(struct built *b, struct mk *m, const char *text,
 			sb_adds(out, b->root);
 		else if (!strcmp(name, "src") || !strcmp(name, "obj"))
 			sb_adds(out, m->dir);
-		else if (v && depth < 8)
+		else if (v && depth < 8 && out->len < 65536)
 			expand(b, m, v->value, out, depth + 1);
 		else
 			sb_adds(out, "\1");
