@@ -1110,10 +1110,11 @@ static void keep_files(struct conv *cv, struct strset *files)
 }
 
 /*
- * The files to convert.  Those the conversion leaves alone are still
- * given to spatch when a keep entry names a position there, unless they
- * implement the spinlock API: a kept lock's type changes under the code
- * that takes it (kernel/locking/percpu-rwsem.c and a wait queue's lock).
+ * The files to convert.  Those in kernel/locking/ that do not implement
+ * the spinlock API are still given to spatch when a keep entry names a
+ * position there: a kept lock's type changes under the code that takes
+ * it (percpu-rwsem.c and a wait queue's lock).  seqlock.h stays out
+ * whole: seqlock_t keeps its spinlock_t.
  */
 static void collect_files(struct conv *cv)
 {
@@ -1127,8 +1128,9 @@ static void collect_files(struct conv *cv)
 		const char *rel = i < t->ntus ? t->tus[i]
 					      : t->headers[i - t->ntus];
 
-		if (is_lock_impl_file(rel) ||
-		    (convert_leaves_alone(rel) && !strset_has(&kept, rel)))
+		if (convert_leaves_alone(rel) &&
+		    !(has_prefix(rel, "kernel/locking/") &&
+		      !is_lock_impl_file(rel) && strset_has(&kept, rel)))
 			continue;
 		if (i >= t->ntus && !tree_header_in_slice(t, rel))
 			continue;
