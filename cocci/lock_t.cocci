@@ -411,6 +411,9 @@ class SrcFile(object):
         if i < 0:
             return False
         head = m[max(0, i - 300):i]
+        # without preprocessor lines: "#define X (1 << 8)" before
+        # "struct s {" is not a function's parameter list
+        head = re.sub(r"(?m)^[ \t]*#(?:.*\\\n)*.*$", "", head)
         head = re.split(r"[;{}]", head)[-1]
         return re.search(r"\b(struct|union)\b", head) is not None and \
             ")" not in head and "=" not in head

@@ -149,20 +149,34 @@ static bool is_field_lock(json_t *l)
  * netdev_set_xmit_lockdep_class() stub next to the one the scan read, a
  * prototype in a header.
  */
-static void kept_params(struct name **kept, struct pptr *slot)
+static void kept_params(struct name **kept, struct prog *p,
+			struct pptr *slot)
 {
+	const char *c1 = strchr(slot->id, ':');
+	int line = c1 ? atoi(c1 + 1) : 0;
 	size_t i;
 
 	for (i = 0; i < slot->to.n; i++) {
 		const char *flow = slot->to.v[i], *hash = strrchr(flow, '#');
-		char *entry;
+		char *fid, *entry;
+		struct pfunc *f;
 
 		if (strncmp(flow, "P:", 2) || !hash)
 			continue;
-		entry = xasprintf("%.*s()%s", (int)(hash - flow - 2), flow + 2,
-				  hash);
-		name_add(kept, entry);
-		free(entry);
+		fid = xstrndup(flow + 2, hash - flow - 2);
+		f = prog_func(p, fid);
+		/*
+		 * the slot is that parameter (written at the function), not a
+		 * local or another function's parameter it was copied into
+		 * (double_lock_irq()'s l1 after swap())
+		 */
+		if (f && f->file && c1 && !strncmp(slot->id, f->file, c1 - slot->id) &&
+		    !f->file[c1 - slot->id] && line >= f->line && line <= f->line + 8) {
+			entry = xasprintf("%s()%s", fid, hash);
+			name_add(kept, entry);
+			free(entry);
+		}
+		free(fid);
 	}
 }
 
@@ -197,7 +211,7 @@ static struct name *kept_only_names(json_t *rep, struct prog *p)
 			name_add(&other, last_name(slot->id));
 			continue;
 		}
-		kept_params(&kept, slot);
+		kept_params(&kept, p, slot);
 	}
 	names_minus(&kept, other);
 	names_minus(&fields, other_fields);
