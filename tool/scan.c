@@ -44,9 +44,6 @@ static json_t *extract_with(struct scan *s, const char *file, const char *incs,
 	json_t *facts;
 
 	args = xcalloc(s->kb.nargs + 12 + strlen(inc) / 3, sizeof(char *));
-	for (tok = strtok_r(inc, "\n", &save); tok;
-	     tok = strtok_r(NULL, "\n", &save))
-		args[n++] = tok;
 	if (pch) {
 		args[n++] = "-include-pch";
 		args[n++] = pch;
@@ -56,6 +53,10 @@ static json_t *extract_with(struct scan *s, const char *file, const char *incs,
 	k = kbuild_file_args(&s->kb, &s->tree, file, extra, 8);
 	for (i = 0; i < k; i++)
 		args[n++] = extra[i];
+	/* after the tree's own -I options, as kbuild puts ccflags-y */
+	for (tok = strtok_r(inc, "\n", &save); tok;
+	     tok = strtok_r(NULL, "\n", &save))
+		args[n++] = tok;
 	eo = (struct extract_opts){ s->tree.root, args, n, s->cache.hdr_dir,
 				    s->salt, 0, store_errno,
 				    pch ? s->prelude.macros : NULL };
@@ -420,6 +421,7 @@ static void tu_salt(struct scan *s, struct built *b, struct scan_tu *tu)
 	tu->incs = incs.buf;	/* the buffer is @tu's now */
 	hasher_init(&h);
 	hasher_adds(&h, s->salt);
+	hasher_adds(&h, "incs-last");
 	hasher_adds_rooted(&h, tu->incs, s->tree.root);
 	hasher_final(&h, tu->salt);
 }
