@@ -602,6 +602,8 @@ def _where(path, line, col0, func):
         # nothing is converted there, but a kept lock's type changes
         # under the code that uses it (percpu-rwsem.c takes a wait
         # queue's lock): the positions the scan resolved follow it
+        if line in src(path).define_of_line:
+            return rel, None, "skip"
         return rel, None, "excluded"
     if func in IMPL:
         return rel, None, "skip"
@@ -616,8 +618,6 @@ def site_decision(path, line, col0, name, func=None, sf=None):
     if sf is None:
         rel, sf, d = _where(path, line, col0, func)
         if d == "excluded":
-            if line in src(path).define_of_line:
-                return "skip"
             return _kept_at(rel, line, col0)
         if d == "skip" or d == "define":
             return "skip"
@@ -702,10 +702,10 @@ def arg_name(arg):
     return mm.group(2), mm.group(1) is not None
 
 
-def _kept_at(rel, line, col0, name=None):
-    """In an excluded file: "keep" at a position a keep list names, else
-    "skip"."""
-    if (rel, line, col0 + 1) in KEEP_SITES:
+def _kept_at(rel, line, col0=None, name=None):
+    """In an excluded file: "keep" where keep_sites names the position
+    (col0) or keep_decls the declaration of name, else "skip"."""
+    if col0 is not None and (rel, line, col0 + 1) in KEEP_SITES:
         USED_SITES.add((rel, line, col0 + 1))
         return "keep"
     if name is not None and (rel, line, name) in KEEP_DECLS:
@@ -738,12 +738,10 @@ def type_decision(path, line, col0, func=None, sf=None):
 def _kept_excluded_decl(rel, path, line, col0):
     """type_decision() in an excluded file: kept only by position."""
     sf = src(path)
-    if line in sf.define_of_line:
-        return "skip"
     o = sf.off(line, col0)
     names, _ = sf.declarators(o, o + len("spinlock_t"))
     for (n, l) in names:
-        if _kept_at(rel, l, -1, n) == "keep":
+        if _kept_at(rel, l, name=n) == "keep":
             return "keep"
     return _kept_at(rel, line, col0)
 
@@ -753,9 +751,7 @@ def named_decl_decision(path, line, col0, name, func=None):
     path:line:col0."""
     rel, sf, d = _where(path, line, col0, func)
     if d == "excluded":
-        if line in src(path).define_of_line:
-            return "skip"
-        return _kept_at(rel, line, -1, name)
+        return _kept_at(rel, line, name=name)
     if d == "skip" or d == "define":
         return "skip"
     if (rel, line, name) in KEEP_DECLS:

@@ -172,6 +172,13 @@ def convert_file(core, path, orig_root=None):
     def in_spans(o, spans):
         return any(s <= o < e for s, e in spans)
 
+    def editable(off, line):
+        """May the word at off, on line, be rewritten here?"""
+        if line in define_lines:
+            return in_spans(off, define_body) and \
+                not (orig_root and line not in same)
+        return line in same and not in_spans(off, impl)
+
     edits = []                     # (offset, old, new)
     for tok in re.finditer(r"[A-Za-z_]\w*", m):
         name = tok.group(0)
@@ -179,12 +186,7 @@ def convert_file(core, path, orig_root=None):
             continue
         off = tok.start()
         line, col0 = sf.linecol(off)
-        if line in define_lines:
-            if not in_spans(off, define_body):
-                continue
-            if orig_root and line not in same:
-                continue
-        elif line not in same or in_spans(off, impl):
+        if not editable(off, line):
             continue
         # a member (x->spin_lock, x.spin_lock) is not the API
         k = off - 1
@@ -235,13 +237,7 @@ def convert_file(core, path, orig_root=None):
     # old.lock.rlock.raw_lock): a raw_spinlock_t is that lock itself
     for mt in re.finditer(r"(?:\.|->)\s*([A-Za-z_]\w*)(\.rlock)\b", m):
         line, col0 = sf.linecol(mt.start(2))
-        if not core["OPTS"]["raw"] or in_spans(mt.start(2), impl):
-            continue
-        if line in define_lines:
-            if not in_spans(mt.start(2), define_body) or \
-                    (orig_root and line not in same):
-                continue
-        elif line not in same:
+        if not core["OPTS"]["raw"] or not editable(mt.start(2), line):
             continue
         if mt.group(1) in core["KEEP_MEMBERS"] or \
                 (rel, "." + mt.group(1)) in core["FILE_KEEP_NAMES"]:

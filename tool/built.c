@@ -401,7 +401,7 @@ void built_include_opts(struct built *b, const char *rel, struct sb *out)
 		free(obj);
 		return;
 	}
-	/* subdir-ccflags-y of the owner and every folder above it */
+	/* subdir-ccflags-y of every folder down to the owner, then its own */
 	for (slash = strchr(owner, '/');; slash = strchr(slash + 1, '/')) {
 		if (slash)
 			*slash = '\0';
@@ -411,7 +411,7 @@ void built_include_opts(struct built *b, const char *rel, struct sb *out)
 			break;
 		*slash = '/';
 	}
-	sb_adds(out, sb_str(&read_makefile(b, owner)->cflags));
+	sb_adds(out, sb_str(&m->cflags));
 	free(owner);
 	free(obj);
 }

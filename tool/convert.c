@@ -125,24 +125,6 @@ static bool is_field_lock(json_t *l)
 }
 
 /*
- * The names that only locks kept spinning have: a use or a declaration
- * the scan did not see, under an #ifdef its configuration leaves out, is
- * kept by its name.  Two sets, written to keep.names:
- *
- *   ".NAME"  a field only kept locks have: an API call on &x->NAME or
- *            x.NAME (the !CONFIG_MEMCG folio_lruvec_lock() takes
- *            &pgdat->__lruvec.lru_lock), whatever variables are called;
- *   "FUNC()#N"  parameter N of function FUNC (kept_params());
- *   "NAME"   a name (of a lock but a local, or of a spinlock_t *
- *            declaration) only kept ones have, fields or not: a
- *            declaration of it, and an API call on NAME, &NAME or
- *            NAME(...).  A spinlock_t * declaration the scan saw and no
- *            kept lock flows into blocks its name (shadow_lru_isolate()'s
- *            parameter lru_lock); a converted field does not (it is
- *            never written bare: the kept global rtc_lock and struct
- *            moxart_rtc's converted field rtc_lock).
- */
-/*
  * A kept parameter slot: "FUNC()#N" for parameter N of the function FUNC
  * (its identity: "file:name" for a static one), which keeps every
  * declaration of that parameter, seen or not: the !CONFIG_LOCKDEP
@@ -180,6 +162,24 @@ static void kept_params(struct name **kept, struct prog *p,
 	}
 }
 
+/*
+ * The names that only locks kept spinning have: a use or a declaration
+ * the scan did not see, under an #ifdef its configuration leaves out, is
+ * kept by its name.  Written to keep.names:
+ *
+ *   ".NAME"  a field only kept locks have: an API call on &x->NAME or
+ *            x.NAME (the !CONFIG_MEMCG folio_lruvec_lock() takes
+ *            &pgdat->__lruvec.lru_lock), whatever variables are called;
+ *   "FUNC()#N"  parameter N of function FUNC (kept_params());
+ *   "NAME"   a name (of a lock but a local, or of a spinlock_t *
+ *            declaration) only kept ones have, fields or not: a
+ *            declaration of it, and an API call on NAME, &NAME or
+ *            NAME(...).  A spinlock_t * declaration the scan saw and no
+ *            kept lock flows into blocks its name (shadow_lru_isolate()'s
+ *            parameter lru_lock); a converted field does not (it is
+ *            never written bare: the kept global rtc_lock and struct
+ *            moxart_rtc's converted field rtc_lock).
+ */
 static struct name *kept_only_names(json_t *rep, struct prog *p)
 {
 	struct name *kept = NULL, *other = NULL, *fields = NULL,
@@ -286,10 +286,10 @@ static void note_decl_names(json_t *by_file, json_t *l, json_t *inv_l,
 
 /*
  * The per-file entries of keep.names: a lock name that, in this file,
- * only kept locks have at the calls the scan saw and the declarations.  A call there on the
- * same name that the scan did not see (under an #ifdef its configuration
- * leaves out: the !CONFIG_MEMCG folio_lruvec_lock() next to the
- * unlock_page_lruvec() it saw) keeps spinning too, even when locks
+ * only kept locks have at the calls and declarations the scan saw.  A call
+ * there on the same name that the scan did not see (under an #ifdef its
+ * configuration leaves out: the !CONFIG_MEMCG folio_lruvec_lock() next to
+ * the unlock_page_lruvec() it saw) keeps spinning too, even when locks
  * elsewhere in the tree that are converted have that name.  Names kept
  * everywhere (@kept) are not repeated.
  */
@@ -1177,11 +1177,6 @@ static struct name *cocci_names(const char *cocci)
 	return set;
 }
 
-/*
- * Does @text hold a name the rules convert: a LOCK_T_MAP key, or a word
- * starting with "spinlock" (spinlock_t, the guard classes)?  raw_spin_*
- * and raw_spinlock_t are none of these.
- */
 /* The next identifier of @text at or after *@i: its start in *@i, length *@n. */
 static bool next_word(const char *text, size_t len, size_t *i, size_t *n)
 {
@@ -1195,6 +1190,11 @@ static bool next_word(const char *text, size_t len, size_t *i, size_t *n)
 	return false;
 }
 
+/*
+ * Does @text hold a name the rules convert: a LOCK_T_MAP key, or a word
+ * starting with "spinlock" (spinlock_t, the guard classes)?  raw_spin_*
+ * and raw_spinlock_t are none of these.
+ */
 static bool has_cocci_name(struct name *names, const char *text, size_t len)
 {
 	size_t i, n;
