@@ -951,6 +951,41 @@ static bool loop_is_forever(struct xfn *f, CXCursor c)
 	return false;
 }
 
+/*
+ * 1 or 0 when @cond is an integer constant expression, else -1.  What
+ * the configuration turns off is dead code the compiler drops:
+ * `if (!IS_ENABLED(CONFIG_PREEMPT_RT)) return seq;` leaves seqlock.h's
+ * PREEMPT_RT-only acquisition unreachable.  __builtin_constant_p() of a
+ * variable is not constant here, so both of its branches stay.
+ */
+static int const_truth(CXCursor cond)
+{
+	CXEvalResult r = clang_Cursor_Evaluate(cond);
+	int truth = -1;
+
+	if (r) {
+		if (clang_EvalResult_getKind(r) == CXEval_Int)
+			truth = clang_EvalResult_getAsLongLong(r) != 0;
+		clang_EvalResult_dispose(r);
+	}
+	return truth;
+}
+
+/* if and ?: whose condition is constant: only the branch taken. */
+static bool walk_const_branch(struct xfn *f, struct kids *k, CXCursor yes,
+			      CXCursor no)
+{
+	int truth = const_truth(k->v[0]);
+
+	if (truth < 0)
+		return false;
+	if (truth && !clang_Cursor_isNull(yes))
+		walk(f, yes);
+	else if (!truth && !clang_Cursor_isNull(no))
+		walk(f, no);
+	return true;
+}
+
 void walk(struct xfn *f, CXCursor c)
 {
 	struct kids k = { 0 };
@@ -966,15 +1001,20 @@ void walk(struct xfn *f, CXCursor c)
 	case CXCursor_IfStmt:
 		/* cond, then [, else] */
 		if (k.n >= 2) {
+			CXCursor no = k.n > 2 ? k.v[2] : null;
+
 			walk(f, k.v[0]);
-			walk_branch(f, "if", k.v[1], k.n > 2 ? k.v[2] : null);
+			if (!walk_const_branch(f, &k, k.v[1], no))
+				walk_branch(f, "if", k.v[1], no);
 		}
 		break;
 	case CXCursor_ConditionalOperator:
 		if (k.n >= 2) {
+			CXCursor yes = k.n == 3 ? k.v[1] : null;
+
 			walk(f, k.v[0]);
-			walk_branch(f, "if", k.n == 3 ? k.v[1] : null,
-				    k.v[k.n - 1]);
+			if (!walk_const_branch(f, &k, yes, k.v[k.n - 1]))
+				walk_branch(f, "if", yes, k.v[k.n - 1]);
 		}
 		break;
 	case CXCursor_WhileStmt:

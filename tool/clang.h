@@ -12,6 +12,7 @@
 #include <clang-c/Index.h>
 
 #define RTLOCK_CLANG_FUNCS(X) \
+	X(clang_Cursor_Evaluate) \
 	X(clang_Cursor_getArgument) \
 	X(clang_Cursor_getNumArguments) \
 	X(clang_Cursor_getStorageClass) \
@@ -20,6 +21,9 @@
 	X(clang_Type_getNamedType) \
 	X(clang_Type_visitFields) \
 	X(clang_createIndex) \
+	X(clang_EvalResult_dispose) \
+	X(clang_EvalResult_getAsLongLong) \
+	X(clang_EvalResult_getKind) \
 	X(clang_disposeDiagnostic) \
 	X(clang_disposeIndex) \
 	X(clang_disposeString) \
@@ -77,6 +81,7 @@ extern struct clang_api clang_api;
  */
 int clang_load(void);
 
+#define clang_Cursor_Evaluate (clang_api.p_clang_Cursor_Evaluate)
 #define clang_Cursor_getArgument (clang_api.p_clang_Cursor_getArgument)
 #define clang_Cursor_getNumArguments (clang_api.p_clang_Cursor_getNumArguments)
 #define clang_Cursor_getStorageClass (clang_api.p_clang_Cursor_getStorageClass)
@@ -85,6 +90,9 @@ int clang_load(void);
 #define clang_Type_getNamedType (clang_api.p_clang_Type_getNamedType)
 #define clang_Type_visitFields (clang_api.p_clang_Type_visitFields)
 #define clang_createIndex (clang_api.p_clang_createIndex)
+#define clang_EvalResult_dispose (clang_api.p_clang_EvalResult_dispose)
+#define clang_EvalResult_getAsLongLong (clang_api.p_clang_EvalResult_getAsLongLong)
+#define clang_EvalResult_getKind (clang_api.p_clang_EvalResult_getKind)
 #define clang_disposeDiagnostic (clang_api.p_clang_disposeDiagnostic)
 #define clang_disposeIndex (clang_api.p_clang_disposeIndex)
 #define clang_disposeString (clang_api.p_clang_disposeString)

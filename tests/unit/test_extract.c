@@ -42,6 +42,15 @@ static const char src[] =
 	"\t\t\treturn x;\n"
 	"\t\tspin_unlock(&x->lock);\n"
 	"\t}\n"
+	"}\n"
+	"int h(struct s *x, int n)\n"			      /* 33 */
+	"{\n"
+	"\tif (__builtin_constant_p(n))\n"		      /* 35 */
+	"\t\tspin_lock(x->lockp);\n"
+	"\tif (!IS_ENABLED(CONFIG_NOT_SET))\n"		      /* 37 */
+	"\t\treturn sizeof(int) == 4 ? 1 : spin_trylock(x->lockp);\n"
+	"\tspin_lock(&x->lock);\n"			      /* 39 */
+	"\treturn 0;\n"
 	"}\n";
 
 static json_t *extract(char *dir)
@@ -123,6 +132,17 @@ static void facts_of_a_file(void **state)
 	/* for (;;) is left by return or break only */
 	ir = dump(json_object_get(func(f, "g"), "ir"));
 	assert_non_null(strstr(ir, "[[\"forever\",[[\"lock\",27,"));
+	free(ir);
+	/*
+	 * a constant condition takes one branch: the trylock is never
+	 * reached, the lock after the return is dead code (the return is
+	 * not inside an "if"); __builtin_constant_p() of a variable may be
+	 * either
+	 */
+	ir = dump(json_object_get(func(f, "h"), "ir"));
+	assert_non_null(strstr(ir, "[\"if\",[[\"lock\",36,"));
+	assert_non_null(strstr(ir, "]],[]],[\"ret\"],[\"lock\",39,"));
+	assert_null(strstr(ir, "spin_trylock"));
 	free(ir);
 	json_decref(f);
 	remove_tree(dir);
