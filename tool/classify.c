@@ -627,33 +627,60 @@ static bool decided(const struct cl_lock *l)
  * form) does not spin; the first context that would have made it spin is
  * kept as its conflict, for review.
  */
-void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
-		    int func, int acq, int outer)
+static bool set_spinning(struct classify *c, unsigned lock, enum lclass cls,
+			 int func, int acq, int outer)
 {
 	struct cl_lock *l = &c->locks[lock];
 
 	if (decided(l))
-		return;
+		return false;
 	l->by_func = func;
 	l->by_acq = acq;
 	l->outer = outer;
 	if (l->forced_convert) {
 		l->conflict = cls;
-		return;
+		return false;
 	}
 	l->cls = cls;
-	on_spin(c, lock);
+	return true;
 }
 
-void spin_lock_shared(struct classify *c, unsigned lock, unsigned outer,
-		      unsigned slot)
+void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
+		    int func, int acq, int outer)
 {
-	struct cl_lock *l = &c->locks[lock];
+	if (set_spinning(c, lock, cls, func, acq, outer))
+		on_spin(c, lock);
+}
 
-	if (decided(l))
-		return;
-	l->by_slot = slot;
-	spin_lock_from(c, lock, CL_SHARED, -1, -1, outer);
+/*
+ * Every lock that shares a slot with spinning @outer first, then what each
+ * makes spin: a lock's evidence names the declaration and the spinning lock
+ * it shares, not a walk through the slot's other locks one by one.
+ */
+void spin_shared_with(struct classify *c, unsigned outer)
+{
+	const struct cl_lock *o = &c->locks[outer];
+	unsigned *now = NULL, i, j, n = 0, a = 0;
+
+	for (i = 0; i < o->nslots; i++) {
+		const struct cl_slot *s = &c->slots[o->slots[i]];
+
+		for (j = 0; j < s->nlocks; j++) {
+			struct cl_lock *l = &c->locks[s->locks[j]];
+
+			if (s->locks[j] == outer || decided(l))
+				continue;
+			l->by_slot = o->slots[i];
+			if (!set_spinning(c, s->locks[j], CL_SHARED, -1, -1,
+					  outer))
+				continue;
+			ALLOC_GROW(now, n, a);
+			now[n++] = s->locks[j];
+		}
+	}
+	for (i = 0; i < n; i++)
+		on_spin(c, now[i]);
+	free(now);
 }
 
 void mark_lock(struct classify *c, unsigned lock, enum lclass cls,

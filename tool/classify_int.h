@@ -120,9 +120,8 @@ void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
 /* Lock @lock spins because of acquisition @acq of @func (or @outer). */
 void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 		    int func, int acq, int outer);
-/* Lock @lock spins because slot @slot also holds spinning lock @outer. */
-void spin_lock_shared(struct classify *c, unsigned lock, unsigned outer,
-		      unsigned slot);
+/* The locks that share a slot with spinning lock @outer spin too. */
+void spin_shared_with(struct classify *c, unsigned outer);
 void drain(struct classify *c);
 /* Forget the verdicts and run the whitelist, the raw locks and the rules. */
 void classify_rerun(struct classify *c);
