@@ -227,22 +227,41 @@ void kbuild_parse_cmd(struct kbuild *kb, char *cmd, const char *src,
 	harvest(kb, strchr(cmd, '=') ? strchr(cmd, '=') + 1 : cmd, src, root);
 }
 
-int kbuild_file_args(const struct kbuild *kb, const struct tree *t,
-		     const char *rel, char **out, int max)
+void kbuild_tu_args(struct tu_args *a, const struct kbuild *kb,
+		    const struct tree *t, const char *rel, const char *incs,
+		    const char *pch)
 {
 	const char *slash = strrchr(rel, '/');
-	int n = 0;
+	char *tok, *save = NULL;
+	int i;
 
-	(void)kb;
-	if (max < 4)
-		return 0;
-	out[n++] = xasprintf("-I%s/%.*s", t->root,
-			     slash ? (int)(slash - rel) : 0, rel);
+	memset(a, 0, sizeof(*a));
+	a->incs = xstrdup(incs ? incs : "");
+	a->v = xcalloc(kb->nargs + 8 + strlen(a->incs) / 3, sizeof(*a->v));
+	if (pch) {
+		a->v[a->n++] = "-include-pch";
+		a->v[a->n++] = pch;
+	}
+	for (i = 0; i < kb->nargs; i++)
+		a->v[a->n++] = kb->args[i];
+	a->dir = xasprintf("-I%s/%.*s", t->root,
+			   slash ? (int)(slash - rel) : 0, rel);
+	a->v[a->n++] = a->dir;
 	/* the same for every TU, so that a prelude PCH stays valid */
-	out[n++] = xstrdup("-DKBUILD_MODNAME=\"rtlock\"");
-	out[n++] = xstrdup("-DKBUILD_BASENAME=\"rtlock\"");
-	out[n++] = xstrdup("-DKBUILD_MODFILE=\"rtlock\"");
-	return n;
+	a->v[a->n++] = "-DKBUILD_MODNAME=\"rtlock\"";
+	a->v[a->n++] = "-DKBUILD_BASENAME=\"rtlock\"";
+	a->v[a->n++] = "-DKBUILD_MODFILE=\"rtlock\"";
+	for (tok = strtok_r(a->incs, "\n", &save); tok;
+	     tok = strtok_r(NULL, "\n", &save))
+		a->v[a->n++] = tok;
+}
+
+void tu_args_release(struct tu_args *a)
+{
+	free(a->v);
+	free(a->dir);
+	free(a->incs);
+	memset(a, 0, sizeof(*a));
 }
 
 void kbuild_release(struct kbuild *kb)

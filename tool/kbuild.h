@@ -33,9 +33,22 @@ int kbuild_setup(struct kbuild *kb, const struct tree *t, const char *cache,
  */
 void kbuild_parse_cmd(struct kbuild *kb, char *cmd, const char *src,
 		      const char *root);
-/* Per-file arguments appended for @rel: its directory and module names. */
-int kbuild_file_args(const struct kbuild *kb, const struct tree *t,
-		     const char *rel, char **out, int max);
+/*
+ * The clang arguments of @rel, in a->v[0 .. a->n): "-include-pch @pch"
+ * unless @pch is NULL, the common ones, its directory and module names,
+ * then @incs (the -I options its Makefiles add, "\n"-separated, or NULL)
+ * after the tree's own, as kbuild puts ccflags-y.  a->v points into @kb
+ * and @pch: release @a before them.
+ */
+struct tu_args {
+	const char **v;
+	int n;
+	char *dir, *incs;	/* owned */
+};
+void kbuild_tu_args(struct tu_args *a, const struct kbuild *kb,
+		    const struct tree *t, const char *rel, const char *incs,
+		    const char *pch);
+void tu_args_release(struct tu_args *a);
 void kbuild_release(struct kbuild *kb);
 
 #endif

@@ -328,10 +328,11 @@ static int cmd_facts(int argc, char **argv)
 	struct tree t;
 	struct kbuild kb;
 	struct extract_opts eo;
-	char err[512], *extra[8], *file;
-	const char **args;
+	struct tu_args a;
+	struct sb incs = SB_INIT;
+	char err[512], *file;
 	json_t *f;
-	int i = parse_common(argc, argv, &c), n, k;
+	int i = parse_common(argc, argv, &c);
 
 	if (argc - i != 2)
 		die(EXIT_USAGE, "usage: rtlock facts [--config CFG] KERNEL FILE");
@@ -341,27 +342,22 @@ static int cmd_facts(int argc, char **argv)
 	    kbuild_setup(&kb, &t, c.scan.cache_dir, c.scan.config, false) < 0)
 		return EXIT_ENV;
 	file = argv[i + 1];
-	n = kb.nargs;
-	k = kbuild_file_args(&kb, &t, file, extra, 8);
-	args = xcalloc(n + k + 64, sizeof(char *));
-	memcpy(args, kb.args, n * sizeof(char *));
-	memcpy(args + n, extra, k * sizeof(char *));
-	n += k;
 	if (kb.objdir) {
 		/* the -I options of its Makefiles, as the scan gives them */
-		char *dotconfig = xasprintf("%s/.config", kb.objdir), *tok;
+		char *dotconfig = xasprintf("%s/.config", kb.objdir);
 		struct built *b = built_open(t.root, dotconfig);
-		struct sb incs = SB_INIT;
 
 		if (b)
 			built_include_opts(b, file, &incs);
-		for (tok = strtok(incs.buf, "\n"); tok && n < k + kb.nargs + 64;
-		     tok = strtok(NULL, "\n"))
-			args[n++] = tok;
+		built_close(b);
+		free(dotconfig);
 	}
-	eo = (struct extract_opts){ t.root, args, n, NULL, "", 0, NULL,
+	kbuild_tu_args(&a, &kb, &t, file, incs.buf, NULL);
+	sb_release(&incs);
+	eo = (struct extract_opts){ t.root, a.v, a.n, NULL, "", 0, NULL,
 				    NULL };
 	f = extract_tu(&eo, file, err, sizeof(err));
+	tu_args_release(&a);
 	if (!f)
 		die(EXIT_INPUT, "%s", err);
 	json_dumpf(f, stdout, JSON_INDENT(1) | JSON_SORT_KEYS);

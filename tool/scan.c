@@ -37,34 +37,16 @@ static json_t *extract_with(struct scan *s, const char *file, const char *incs,
 			    const char *pch, char *err, size_t errsize,
 			    int *store_errno)
 {
-	char *extra[8], *inc = xstrdup(incs ? incs : ""), *tok, *save = NULL;
-	const char **args;
-	int n = 0, k, i;
+	struct tu_args a;
 	struct extract_opts eo;
 	json_t *facts;
 
-	args = xcalloc(s->kb.nargs + 12 + strlen(inc) / 3, sizeof(char *));
-	if (pch) {
-		args[n++] = "-include-pch";
-		args[n++] = pch;
-	}
-	for (i = 0; i < s->kb.nargs; i++)
-		args[n++] = s->kb.args[i];
-	k = kbuild_file_args(&s->kb, &s->tree, file, extra, 8);
-	for (i = 0; i < k; i++)
-		args[n++] = extra[i];
-	/* after the tree's own -I options, as kbuild puts ccflags-y */
-	for (tok = strtok_r(inc, "\n", &save); tok;
-	     tok = strtok_r(NULL, "\n", &save))
-		args[n++] = tok;
-	eo = (struct extract_opts){ s->tree.root, args, n, s->cache.hdr_dir,
+	kbuild_tu_args(&a, &s->kb, &s->tree, file, incs, pch);
+	eo = (struct extract_opts){ s->tree.root, a.v, a.n, s->cache.hdr_dir,
 				    s->salt, 0, store_errno,
 				    pch ? s->prelude.macros : NULL };
 	facts = extract_tu(&eo, file, err, errsize);
-	for (i = 0; i < k; i++)
-		free(extra[i]);
-	free(args);
-	free(inc);
+	tu_args_release(&a);
 	return facts;
 }
 
