@@ -1206,32 +1206,6 @@ static bool has_cocci_name(struct name *names, const char *text, size_t len)
 	return false;
 }
 
-/*
- * Drop the files with nothing to convert: the scan's prefilter also takes
- * files for their contexts (request_irq, local_irq_save ...) and raw locks.
- */
-static void only_files_with_names(struct conv *cv)
-{
-	struct name *names = cocci_names(cv->cocci);
-	size_t i, n = 0, len;
-
-	if (!names)
-		return;		/* no table found: every file, as before */
-	for (i = 0; i < cv->nfiles; i++) {
-		char *path = xasprintf("%s/%s", cv->s->tree.root, cv->files[i].rel);
-		char *text = read_file(path, &len);
-
-		if (!text || has_cocci_name(names, text, len))
-			cv->files[n++] = cv->files[i];
-		else
-			free(cv->files[i].rel), cv->no_names++;
-		free(text);
-		free(path);
-	}
-	cv->nfiles = n;
-	names_free(&names);
-}
-
 /* Does @text hold a word of @names (".NAME" entries as NAME)? */
 static bool has_kept_name(struct name *names, const char *text, size_t len)
 {
@@ -1252,36 +1226,43 @@ static bool has_kept_name(struct name *names, const char *text, size_t len)
 }
 
 /*
- * Keep only the files named by a keep entry ("file:line"), and those
- * holding a name only kept locks have, which the rules keep wherever it
- * is written (arch/x86/include/asm/pgtable.h's "extern spinlock_t
- * pgd_lock;", a declaration the scan does not record).
+ * Drop the files with nothing to do, reading each once: those holding no
+ * name the rules convert (the scan's prefilter also takes files for their
+ * contexts, request_irq, local_irq_save ..., and for raw locks); with
+ * @only_kept, also those no keep entry names ("file:line") that hold no
+ * name only kept locks have, which the rules keep wherever it is written
+ * (arch/x86/include/asm/pgtable.h's "extern spinlock_t pgd_lock;", a
+ * declaration the scan does not record).
  */
-static void only_kept_files(struct conv *cv)
+static void select_files(struct conv *cv, bool only_kept)
 {
+	struct name *names = cocci_names(cv->cocci); /* NULL: all, as before */
 	struct strset kept = { 0 };
 	size_t i, n = 0, len;
 
-	keep_files(cv, &kept);
+	if (only_kept)
+		keep_files(cv, &kept);
 	for (i = 0; i < cv->nfiles; i++) {
-		bool keep = strset_has(&kept, cv->files[i].rel);
+		const char *rel = cv->files[i].rel;
+		char *path = xasprintf("%s/%s", cv->s->tree.root, rel);
+		char *text = read_file(path, &len);
+		bool keep = !text || !only_kept || strset_has(&kept, rel) ||
+			    (cv->keep_names &&
+			     has_kept_name(cv->keep_names, text, len));
 
-		if (!keep && cv->keep_names) {
-			char *path = xasprintf("%s/%s", cv->s->tree.root,
-					       cv->files[i].rel);
-			char *text = read_file(path, &len);
-
-			keep = !text || has_kept_name(cv->keep_names, text, len);
-			free(text);
-			free(path);
-		}
-		if (keep)
+		if (keep && (!text || !names ||
+			     has_cocci_name(names, text, len))) {
 			cv->files[n++] = cv->files[i];
-		else
+		} else {
+			cv->no_names += keep;
 			free(cv->files[i].rel);
+		}
+		free(text);
+		free(path);
 	}
 	cv->nfiles = n;
 	strset_free(&kept);
+	names_free(&names);
 }
 
 /* Did the conversion change the text of @f? */
@@ -1450,9 +1431,7 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	if (o->only_kept)
-		only_kept_files(&cv);
-	only_files_with_names(&cv);
+	select_files(&cv, o->only_kept);
 	if (o->in_place) {
 		if (git_clean(s->tree.root, o->meta_dir) < 0) {
 			rc = EXIT_INPUT;
