@@ -31,26 +31,44 @@
 #include "classify_int.h"
 #include "util.h"
 
-/* The spinning lock whose nesting made @lock spin, or -1: a context's. */
+/*
+ * The spinning lock whose nesting made @lock spin, or -1: a context's.
+ * The same walk as the evidence chain's (lock_chain(), func_chain()): a
+ * lock taken, or a function called, with interrupts off by hand starts
+ * there, whatever made the function atomic before.
+ */
 static int outer_of(const struct classify *c, unsigned lock)
 {
 	const struct cl_lock *l = &c->locks[lock];
-	int fn;
+	const struct cl_acq *a;
+	const struct cl_func *f;
+	const struct cl_call *cl;
+	unsigned hops = 0;
 
-	if (l->outer >= 0)
+	if (l->outer >= 0 || l->by_func < 0)
 		return l->outer;
-	for (fn = l->by_func; fn >= 0; fn = c->funcs[fn].from_func)
-		if (c->funcs[fn].from_lock >= 0)
-			return c->funcs[fn].from_lock;
-	return -1;
+	a = &c->funcs[l->by_func].acqs[l->by_acq];
+	if (l->cls == CL_IRQSOFF && (a->irqs_off || a->preempt_off))
+		return -1;
+	/* bounded: from_func goes round a recursion that a region began */
+	for (f = &c->funcs[l->by_func]; f->from_lock < 0;
+	     f = &c->funcs[f->from_func]) {
+		if (f->from_func < 0 || hops++ > c->nfuncs)
+			return -1;
+		cl = &c->funcs[f->from_func].calls[f->from_call];
+		if (cl->irqs_off || cl->preempt_off)
+			return -1;
+	}
+	return f->from_lock;
 }
 
 /* The entry point that made @lock spin, or -1 (a lock marked spinning). */
 static int entry_of(const struct classify *c, unsigned lock)
 {
 	int fn = c->locks[lock].by_func;
+	unsigned hops = 0;
 
-	while (fn >= 0 && c->funcs[fn].from_func >= 0)
+	while (fn >= 0 && c->funcs[fn].from_func >= 0 && hops++ <= c->nfuncs)
 		fn = c->funcs[fn].from_func;
 	return fn >= 0 && c->funcs[fn].why ? fn : -1;
 }
@@ -144,6 +162,23 @@ void bound_spread(struct classify *c)
 		ALLOC_GROW(out, nout, aout);
 		out[nout++] = s;
 		classify_rerun(c);
+	}
+	if (getenv("RTLOCK_DEBUG_ROOTS")) {
+		unsigned *lk = xcalloc(c->nlocks + 1, sizeof(*lk)), *fk = xcalloc(c->nfuncs + 1, sizeof(*fk));
+		chain_counts(c, lk, fk);
+		for (i = 0; i < c->nlocks; i++) if (lk[i] > 40) fprintf(stderr, "cand %s n=%u cls=%d tried=%d outer=%d forced=%d\n", c->locks[i].l->id, lk[i], c->locks[i].cls, c->locks[i].spread_tried, outer_of(c, i), c->locks[i].forced_convert);
+		for (i = 0; i < c->nfuncs; i++) if (fk[i] > 40) fprintf(stderr, "candfn %s n=%u w=%d tried=%d\n", c->funcs[i].f->id, fk[i], c->funcs[i].weighable, c->funcs[i].spread_tried);
+	}
+	if (getenv("RTLOCK_DEBUG_ROOTS")) {
+		FILE *f = fopen(getenv("RTLOCK_DEBUG_ROOTS"), "w");
+		for (i = 0; i < c->nlocks; i++) {
+			int x = i, up, e; unsigned hops = 0;
+			if (c->locks[i].cls == CL_NONE) continue;
+			while ((up = outer_of(c, x)) >= 0 && hops++ < c->nlocks) x = up;
+			e = entry_of(c, x);
+			fprintf(f, "%d\t%s\t%s\t%d\t%s\n", c->locks[i].l->type, c->locks[i].l->id, c->locks[x].l->id, c->locks[x].cls, e >= 0 ? c->funcs[e].f->id : "-");
+		}
+		fclose(f);
 	}
 	for (i = 0; i < nout && !(c->interrupted && c->interrupted()); i++) {
 		before = spinning(c);

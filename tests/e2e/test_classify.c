@@ -249,6 +249,21 @@ static void spread(void **state)
 				    "must-spin");
 	assert_int_equal(json_array_size(json_object_get(rep, "left_out")), 0);
 	json_decref(rep);
+	/*
+	 * A recursion a region began (kernel/lock_recursion.c): the bound
+	 * walks "reached from" round it and must stop (timeout: 124); the
+	 * leaves spin for the region, so its lock spreads nothing.
+	 */
+	assert_int_equal(run(NULL, "timeout -k 10 120 %s classify -q "
+				   "--no-whitelist --max-spread 2 "
+				   "-C %s/cache -o %s/spread2 %s",
+			     RTLOCK, work, work, FIXTURE), 1);
+	rep = load_json("%s/spread2/classify.json", work);
+	assert_string_equal(str(lock_of(rep, "kernel/lock_recursion.c:"
+					     "recursion_irqsoff_lock"),
+				"class"),
+			    "irqs-off");
+	json_decref(rep);
 }
 
 static char *write_wl(const char *name, const char *text)
@@ -447,9 +462,10 @@ static void report_in_browser(void **state)
 	assert_non_null(dom);
 	/* the filtered table: the locks named irqsoff, and nothing else */
 	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_save_lock"));
+	assert_non_null(strstr(dom, "kernel/lock_recursion.c:recursion_irqsoff_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "6 of 100 locks"));
+	assert_non_null(strstr(dom, "7 of 104 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));
