@@ -257,7 +257,7 @@ static void consider(struct walk *w, const char *rel, size_t rellen)
 {
 	char *data;
 	size_t len;
-	bool c = has_suffix(rel, ".c"), h = has_suffix(rel, ".h");
+	bool c = has_suffix(rel, ".c"), h = has_suffix(rel, ".h"), incl;
 
 	if (!c && !h)
 		return;
@@ -271,8 +271,9 @@ static void consider(struct walk *w, const char *rel, size_t rellen)
 		skip(w->t, rel, strerror(errno));
 		return;
 	}
-	if (prefilter_match(data, len) ||
-	    (c && included_c_files(w, rel, data, len))) {
+	/* every .c file's includes, whether or not it matches itself */
+	incl = c && included_c_files(w, rel, data, len);
+	if (prefilter_match(data, len) || incl) {
 		if (c && (!w->t->only || in_only(w->t->only, rel))) {
 			ALLOC_GROW(w->tus, w->ntus, w->atus);
 			w->tus[w->ntus++] = xstrndup(rel, rellen);

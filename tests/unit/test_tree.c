@@ -126,6 +126,17 @@ static void prefilter(void **state)
 	assert_int_equal(t.nheaders, 3);
 	assert_string_equal(t.headers[2], "kernel/sched/rt.c");
 	tree_release(&t);
+	/* and so is one an includer that uses the lock API itself includes */
+	put("drivers/usb/host/ohci-hcd.c", "#include \"ohci-dbg.c\"\n"
+					   "void g(void) { spin_lock(&l); }\n");
+	put("drivers/usb/host/ohci-dbg.c", "void d(void) { spin_lock(&l); }\n");
+	assert_int_equal(tree_open(&t, dir, "x86"), 0);
+	assert_int_equal(tree_prefilter(&t), 0);
+	assert_int_equal(t.ntus, 6);
+	assert_string_equal(t.tus[2], "drivers/usb/host/ohci-hcd.c");
+	assert_int_equal(t.nheaders, 4);
+	assert_string_equal(t.headers[0], "drivers/usb/host/ohci-dbg.c");
+	tree_release(&t);
 }
 
 /* What the configuration builds, from the Makefiles and the .config. */
