@@ -1112,6 +1112,7 @@ void classify_result(struct classify *c, unsigned lock, struct cl_result *r)
 		return;
 	}
 	lock_chain(c, lock, r->evidence, 0, &ptrs);
+	r->root = c->locks[spin_root(c, lock)].l->id;
 	if (ptrs)
 		r->confidence = "low";
 	else if (json_array_size(r->evidence) <= 3)

@@ -148,6 +148,7 @@ struct cl_result {
 	json_t *conflict_evidence; /* new reference, or NULL */
 	unsigned spread;	/* converted by max_spread: it would have
 				 * made this many more locks spin */
+	const char *root;	/* must spin: spin_root()'s identity */
 };
 void classify_result(struct classify *c, unsigned lock, struct cl_result *r);
 

@@ -125,6 +125,12 @@ void spin_shared_with(struct classify *c, unsigned outer);
 void drain(struct classify *c);
 /* Forget the verdicts and run the whitelist, the raw locks and the rules. */
 void classify_rerun(struct classify *c);
+/*
+ * The lock at the start of spinning @lock's evidence chain: the one a
+ * context made spin, whose nesting (or shared declarations) led on to
+ * @lock; @lock itself when a context takes it.
+ */
+int spin_root(const struct classify *c, unsigned lock);
 /* Leave out the seeds that alone would make more than max_spread locks spin. */
 void bound_spread(struct classify *c);
 /* Is lock index @x among the @n of @v (a held or dropped list)? */

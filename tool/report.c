@@ -38,6 +38,8 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			      r.must_spin ? "must-spin" : "convert", "class",
 			      class_name(r.cls), "confidence", r.confidence,
 			      "evidence", r.evidence);
+		if (r.root)
+			json_object_set_new(o, "root", json_string(r.root));
 		if (c->locks[i].pin_api) {
 			json_t *pin = json_pack("{ssss}", "api",
 						c->locks[i].pin_api, "at",
@@ -282,11 +284,43 @@ static void rates(json_t *t)
 			    tp + fn ? json_real(tp / (tp + fn)) : json_null());
 }
 
+static int cmp_root(const void *a, const void *b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	int d = (int)(jint(y, "fp") - jint(x, "fp"));
+
+	if (!d)
+		d = (int)(jint(y, "tp") - jint(x, "tp"));
+	return d ? d : strcmp(json_str(x, "root"), json_str(y, "root"));
+}
+
+/*
+ * The must-spin verdicts by the lock their evidence chains start from,
+ * most false positives first: where a wrong verdict spreads from.
+ */
+static json_t *by_root(json_t *roots)
+{
+	size_t n = json_object_size(roots), i = 0;
+	json_t **v = xcalloc(n + 1, sizeof(*v)), *t, *out = json_array();
+	const char *k;
+
+	json_object_foreach(roots, k, t) {
+		v[i] = json_pack("{sssIsI}", "root", k, "tp", jint(t, "tp"),
+				 "fp", jint(t, "fp"));
+		i++;
+	}
+	qsort(v, n, sizeof(*v), cmp_root);
+	for (i = 0; i < n; i++)
+		json_array_append_new(out, v[i]);
+	free(v);
+	return out;
+}
+
 json_t *audit_json(json_t *rep)
 {
 	json_t *all = json_object(), *by_class = json_object();
 	json_t *by_dir = json_object(), *missed = json_array();
-	json_t *extra = json_array(), *l, *t;
+	json_t *extra = json_array(), *roots = json_object(), *l, *t;
 	const char *k;
 	size_t i;
 
@@ -300,8 +334,11 @@ json_t *audit_json(json_t *rep)
 			 (int)strcspn(json_str(l, "file"), "/"), json_str(l, "file"));
 		tally_add(all, "all", which);
 		tally_add(by_dir, dir, which);
-		if (spin)
+		if (spin) {
 			tally_add(by_class, json_str(l, "class"), which);
+			if (json_object_get(l, "root"))
+				tally_add(roots, json_str(l, "root"), which);
+		}
 		if (which == 2)
 			json_array_append_new(
 				missed, json_pack("{sssssi}", "id", json_str(l, "id"),
@@ -325,10 +362,13 @@ json_t *audit_json(json_t *rep)
 		rates(l);
 	json_object_foreach(by_dir, k, l)
 		rates(l);
-	return json_pack("{sssosososososo}", "schema", "rtlock-audit-1",
-			 "tree", json_incref(json_object_get(rep, "tree")),
-			 "overall", t, "by_class", by_class, "by_dir", by_dir,
-			 "raw_but_convert", missed, "spin_but_must_spin", extra);
+	t = json_pack("{sssosososososo}", "schema", "rtlock-audit-1",
+		      "tree", json_incref(json_object_get(rep, "tree")),
+		      "overall", t, "by_class", by_class, "by_dir", by_dir,
+		      "raw_but_convert", missed, "spin_but_must_spin", extra);
+	json_object_set_new(t, "by_root", by_root(roots));
+	json_decref(roots);
+	return t;
 }
 
 static void rate_line(FILE *out, const char *name, json_t *t)
@@ -351,6 +391,7 @@ void audit_text(json_t *a, FILE *out)
 {
 	const char *k;
 	json_t *t;
+	size_t i;
 
 	fprintf(out, "audit: must-spin verdicts against the tree's own "
 		     "raw_spinlock_t (linux %s)\n",
@@ -364,6 +405,14 @@ void audit_text(json_t *a, FILE *out)
 	fprintf(out, "  by top-level folder:\n");
 	json_object_foreach(json_object_get(a, "by_dir"), k, t)
 		rate_line(out, k, t);
+	fprintf(out, "  where the chains of the most false positives start "
+		     "(by_root in audit.json):\n");
+	json_array_foreach(json_object_get(a, "by_root"), i, t) {
+		if (i == 10 || !jint(t, "fp"))
+			break;
+		fprintf(out, "  %5d FP %4d TP  %s\n", (int)jint(t, "fp"),
+			(int)jint(t, "tp"), json_str(t, "root"));
+	}
 	fprintf(out, "  %d raw locks the classifier would convert, %d spinlock_t "
 		     "it says must spin (lists in audit.json)\n",
 		(int)json_array_size(json_object_get(a, "raw_but_convert")),

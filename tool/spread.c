@@ -62,6 +62,16 @@ static int outer_of(const struct classify *c, unsigned lock)
 	return f->from_lock;
 }
 
+int spin_root(const struct classify *c, unsigned lock)
+{
+	unsigned x = lock, hops = 0;
+	int up;
+
+	while ((up = outer_of(c, x)) >= 0 && hops++ < c->nlocks)
+		x = up;
+	return x;
+}
+
 /* The entry point that made @lock spin, or -1 (a lock marked spinning). */
 static int entry_of(const struct classify *c, unsigned lock)
 {

@@ -406,6 +406,22 @@ static void audit_arithmetic(void **state)
 			 fp);
 	assert_true(json_real_value(json_object_get(o, "recall")) ==
 		    (double)tp / (tp + fn));
+	/* every must-spin verdict under the root its chain starts from */
+	json_array_foreach(json_object_get(a, "by_root"), i, l) {
+		tp -= json_integer_value(json_object_get(l, "tp"));
+		fp -= json_integer_value(json_object_get(l, "fp"));
+	}
+	assert_int_equal(tp, 0);
+	assert_int_equal(fp, 0);
+	/* most false positives first: the one driver's wake_up() */
+	l = json_array_get(json_object_get(a, "by_root"), 0);
+	assert_string_equal(str(l, "root"), "struct wait_queue_head::lock");
+	assert_int_equal(json_integer_value(json_object_get(l, "fp")), 5);
+	json_array_foreach(json_object_get(cl, "locks"), i, l)
+		if (!strcmp(str(l, "id"), "struct mini_eventfd (in "
+					  "fs/mini_waitq_users.c)::count_lock"))
+			assert_string_equal(str(l, "root"),
+					    "struct wait_queue_head::lock");
 	json_decref(cl);
 	json_decref(a);
 }
