@@ -116,13 +116,14 @@ no_stderr()
 	[ ! -s "$C/err" ] || fail "unexpected stderr: $(head -c 800 "$C/err")"
 }
 
-# until stderr has a line matching $1 (10 s at most)
+# until stderr has a line matching $1 (60 s at most: a sanitizer build on a
+# busy machine takes more than 10 s to reach a branch's first commit)
 wait_err()
 {
 	i=0
 	until grep -Eq -- "$1" "$C/err" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -lt 400 ] || { kill -9 "$pid"; fail "timeout waiting for /$1/"; }
+		[ $i -lt 2400 ] || { kill -9 "$pid"; fail "timeout waiting for /$1/"; }
 		kill -0 "$pid" 2>/dev/null ||
 			fail "rtlock ended before /$1/: $(cat "$C/err")"
 		sleep 0.025
