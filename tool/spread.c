@@ -173,23 +173,6 @@ void bound_spread(struct classify *c)
 		out[nout++] = s;
 		classify_rerun(c);
 	}
-	if (getenv("RTLOCK_DEBUG_ROOTS")) {
-		unsigned *lk = xcalloc(c->nlocks + 1, sizeof(*lk)), *fk = xcalloc(c->nfuncs + 1, sizeof(*fk));
-		chain_counts(c, lk, fk);
-		for (i = 0; i < c->nlocks; i++) if (lk[i] > 40) fprintf(stderr, "cand %s n=%u cls=%d tried=%d outer=%d forced=%d\n", c->locks[i].l->id, lk[i], c->locks[i].cls, c->locks[i].spread_tried, outer_of(c, i), c->locks[i].forced_convert);
-		for (i = 0; i < c->nfuncs; i++) if (fk[i] > 40) fprintf(stderr, "candfn %s n=%u w=%d tried=%d\n", c->funcs[i].f->id, fk[i], c->funcs[i].weighable, c->funcs[i].spread_tried);
-	}
-	if (getenv("RTLOCK_DEBUG_ROOTS")) {
-		FILE *f = fopen(getenv("RTLOCK_DEBUG_ROOTS"), "w");
-		for (i = 0; i < c->nlocks; i++) {
-			int x = i, up, e; unsigned hops = 0;
-			if (c->locks[i].cls == CL_NONE) continue;
-			while ((up = outer_of(c, x)) >= 0 && hops++ < c->nlocks) x = up;
-			e = entry_of(c, x);
-			fprintf(f, "%d\t%s\t%s\t%d\t%s\n", c->locks[i].l->type, c->locks[i].l->id, c->locks[x].l->id, c->locks[x].cls, e >= 0 ? c->funcs[e].f->id : "-");
-		}
-		fclose(f);
-	}
 	for (i = 0; i < nout && !(c->interrupted && c->interrupted()); i++) {
 		before = spinning(c);
 		leave_out(c, out[i], false);
