@@ -75,6 +75,15 @@ static void version_and_era(void **state)
 	tree_release(&t);
 }
 
+/* Open and prefilter the test tree: @ntus TUs, @nheaders headers. */
+static void prefilter_counts(struct tree *t, size_t ntus, size_t nheaders)
+{
+	assert_int_equal(tree_open(t, dir, "x86"), 0);
+	assert_int_equal(tree_prefilter(t), 0);
+	assert_int_equal(t->ntus, ntus);
+	assert_int_equal(t->nheaders, nheaders);
+}
+
 static void prefilter(void **state)
 {
 	struct tree t;
@@ -93,15 +102,12 @@ static void prefilter(void **state)
 	loop = xasprintf("%s/drivers/g/loop", dir);
 	assert_int_equal(symlink("..", loop), 0);
 	free(loop);
-	assert_int_equal(tree_open(&t, dir, "x86"), 0);
-	assert_int_equal(tree_prefilter(&t), 0);
-	assert_int_equal(t.ntus, 4);
+	/* a.h, and spinlock_types_raw.h from version_and_era() */
+	prefilter_counts(&t, 4, 2);
 	assert_string_equal(t.tus[0], "arch/x86/kernel/e.c");
 	assert_string_equal(t.tus[1], "drivers/g/g.c");
 	assert_string_equal(t.tus[2], "kernel/a.c");
 	assert_string_equal(t.tus[3], "kernel/c.c");
-	/* a.h, and spinlock_types_raw.h from version_and_era() */
-	assert_int_equal(t.nheaders, 2);
 	assert_string_equal(t.headers[0], "include/linux/a.h");
 	tree_release(&t);
 	t.only = NULL;
@@ -119,22 +125,16 @@ static void prefilter(void **state)
 	put("kernel/sched/build_policy.c", "#include \"sched.h\"\n"
 					   "#include \"rt.c\"\n");
 	put("kernel/sched/rt.c", "void f(struct rq *rq) { spin_lock(&l); }\n");
-	assert_int_equal(tree_open(&t, dir, "x86"), 0);
-	assert_int_equal(tree_prefilter(&t), 0);
-	assert_int_equal(t.ntus, 5);
+	prefilter_counts(&t, 5, 3);
 	assert_string_equal(t.tus[4], "kernel/sched/build_policy.c");
-	assert_int_equal(t.nheaders, 3);
 	assert_string_equal(t.headers[2], "kernel/sched/rt.c");
 	tree_release(&t);
 	/* and so is one an includer that uses the lock API itself includes */
 	put("drivers/usb/host/ohci-hcd.c", "#include \"ohci-dbg.c\"\n"
 					   "void g(void) { spin_lock(&l); }\n");
 	put("drivers/usb/host/ohci-dbg.c", "void d(void) { spin_lock(&l); }\n");
-	assert_int_equal(tree_open(&t, dir, "x86"), 0);
-	assert_int_equal(tree_prefilter(&t), 0);
-	assert_int_equal(t.ntus, 6);
+	prefilter_counts(&t, 6, 4);
 	assert_string_equal(t.tus[2], "drivers/usb/host/ohci-hcd.c");
-	assert_int_equal(t.nheaders, 4);
 	assert_string_equal(t.headers[0], "drivers/usb/host/ohci-dbg.c");
 	tree_release(&t);
 }
