@@ -399,10 +399,26 @@ static void emit_reg(struct xfn *f, const struct reg_api *reg, struct kids *k,
 	json_array_append_new(facts_array(f->fi, "regs"), r);
 }
 
+/* The expression a call calls: "fp" of "(*fp)(args)" too. */
+static CXCursor callee_expr(struct kids *k)
+{
+	CXCursor c = k->n ? strip_expr(k->v[0]) : clang_getNullCursor();
+
+	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
+		struct kids d = { 0 };
+
+		kids_get(c, &d);
+		if (d.n == 1)
+			c = strip_expr(d.v[0]);
+		kids_free(&d);
+	}
+	return c;
+}
+
 /* The callee as the IR names it: a function id, "ptr:<field>", a target. */
 static json_t *callee_of(struct xfn *f, struct kids *k)
 {
-	CXCursor c = k->n ? strip_expr(k->v[0]) : clang_getNullCursor();
+	CXCursor c = callee_expr(k);
 	CXCursor ref, fn = fn_ref(c);
 	char *id;
 	json_t *r;
@@ -412,14 +428,6 @@ static json_t *callee_of(struct xfn *f, struct kids *k)
 		r = json_string(id);
 		free(id);
 		return r;
-	}
-	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
-		struct kids d = { 0 };
-
-		kids_get(c, &d); /* (*fp)(args) */
-		if (d.n == 1)
-			c = strip_expr(d.v[0]);
-		kids_free(&d);
 	}
 	ref = clang_getCursorReferenced(c);
 	switch (clang_getCursorKind(c)) {
@@ -513,8 +521,14 @@ static void walk_call(struct xfn *f, CXCursor c)
 call:
 	ev = json_pack("[sio]", "call", line, callee_of(f, &k));
 	args = call_args(f, &k);
-	if (args)
+	if (args) {
+		CXCursor through = callee_expr(&k);
+
+		if (clang_Cursor_isNull(fn_ref(through)))
+			record_fnptr_slots(f, clang_getCursorReferenced(through),
+					   args);
 		json_array_append_new(ev, args);
+	}
 	emit(f, ev);
 	/*
 	 * functions passed as arguments, and function pointer variables

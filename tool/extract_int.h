@@ -124,6 +124,12 @@ void record_func_slots(struct xtu *t, struct xfile *fi, CXCursor fn);
 void record_local_slots(struct xfn *f);
 /* A pointer field or variable of type spinlock_t * (others are ignored). */
 void record_ptr_slot(struct xtu *t, struct xfile *fi, CXCursor decl);
+/*
+ * The lock pointer parameters of the function pointer type of @decl (a
+ * field, variable or parameter called through), given what a call passes
+ * (@args, call_args()'s array): a typedef's parameters are slots too.
+ */
+void record_fnptr_slots(struct xfn *f, CXCursor decl, json_t *args);
 
 /* body.c */
 void walk(struct xfn *f, CXCursor c);

@@ -498,29 +498,74 @@ bool is_null_const(CXCursor e)
 	return clang_getCursorKind(strip_expr(e)) == CXCursor_IntegerLiteral;
 }
 
-/* Record what a local lock pointer may point to. */
-static void local_assign(struct xfn *f, CXCursor var, CXCursor val)
+static struct xlocal *local_of(struct xfn *f, CXCursor var)
 {
-	struct xlocal *l = NULL;
+	struct xlocal *l;
 	unsigned i;
 
 	for (i = 0; i < f->nlocals; i++)
 		if (clang_equalCursors(f->locals[i].decl, var))
-			l = &f->locals[i];
-	if (!l) {
-		ALLOC_GROW(f->locals, f->nlocals, f->alloc_locals);
-		l = &f->locals[f->nlocals++];
-		l->decl = var;
-		memset(&l->targets, 0, sizeof(l->targets));
-	}
+			return &f->locals[i];
+	ALLOC_GROW(f->locals, f->nlocals, f->alloc_locals);
+	l = &f->locals[f->nlocals++];
+	l->decl = var;
+	memset(&l->targets, 0, sizeof(l->targets));
+	return l;
+}
+
+static void local_add(struct xlocal *l, const char *target)
+{
+	if (!strstr(l->targets.buf ? l->targets.buf : "", target))
+		add_target(&l->targets, target);
+}
+
+/* Record what a local lock pointer may point to. */
+static void local_assign(struct xfn *f, CXCursor var, CXCursor val)
+{
+	struct xlocal *l = local_of(f, var);
+
 	if (!clang_Cursor_isNull(val) && !is_null_const(val)) {
 		struct sb t = SB_INIT;
 
 		lock_target(f, val, &t);
-		if (!strstr(l->targets.buf ? l->targets.buf : "", t.buf))
-			add_target(&l->targets, t.buf);
+		local_add(l, t.buf);
 		sb_release(&t);
 	}
+}
+
+static bool is_local_var(CXCursor ref)
+{
+	return clang_getCursorKind(ref) == CXCursor_VarDecl &&
+	       clang_getCursorKind(clang_getCursorSemanticParent(ref)) ==
+		       CXCursor_FunctionDecl;
+}
+
+/*
+ * "x->locks = p": the local p holds what the field holds, whatever p was
+ * given (inet_ehash_locks_alloc()'s kvmalloc_array() of locks): both must
+ * keep one type.
+ */
+static void local_stored(struct xfn *f, CXCursor lhs, CXCursor val)
+{
+	CXCursor ref = clang_getCursorReferenced(lhs);
+	CXCursor local = clang_getCursorReferenced(val);
+	char *id, *t;
+
+	if (clang_getCursorKind(val) != CXCursor_DeclRefExpr ||
+	    !is_local_var(local))
+		return;
+	if (clang_getCursorKind(lhs) == CXCursor_MemberRefExpr)
+		id = field_identity(f->t, ref);
+	else if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+		 clang_getCursorKind(ref) == CXCursor_VarDecl &&
+		 !is_local_var(ref))
+		id = var_identity(f->t, ref);
+	else
+		return;
+	t = xasprintf("F:%s", id);
+	local_add(local_of(f, local), t);
+	free(t);
+	free(id);
 }
 
 static enum CXChildVisitResult local_visit(CXCursor c, CXCursor parent,
@@ -548,10 +593,10 @@ static enum CXChildVisitResult local_visit(CXCursor c, CXCursor parent,
 			CXCursor ref = clang_getCursorReferenced(lhs);
 
 			if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
-			    clang_getCursorKind(ref) == CXCursor_VarDecl &&
-			    clang_getCursorKind(clang_getCursorSemanticParent(
-				    ref)) == CXCursor_FunctionDecl)
+			    is_local_var(ref))
 				local_assign(f, ref, k.v[1]);
+			else
+				local_stored(f, lhs, strip_expr(k.v[1]));
 		}
 		kids_free(&k);
 	}

@@ -97,3 +97,69 @@ void record_ptr_slot(struct xtu *t, struct xfile *fi, CXCursor decl)
 	free(flows);
 	free(id);
 }
+
+struct parms {
+	CXCursor v[32];
+	unsigned n;
+};
+
+static enum CXChildVisitResult parm_visit(CXCursor c, CXCursor parent,
+					  CXClientData data)
+{
+	struct parms *p = data;
+
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_ParmDecl &&
+	    p->n < sizeof(p->v) / sizeof(p->v[0]))
+		p->v[p->n++] = c;
+	return CXChildVisit_Continue;
+}
+
+/*
+ * The parameters a function pointer's type declares: a typedef's
+ * (list_lru_walk_cb's "spinlock_t *lock", through typedefs of typedefs),
+ * else those of the field's, variable's or parameter's own declarator.
+ */
+static void fnptr_parms(CXCursor decl, struct parms *p)
+{
+	CXType ty = clang_getCursorType(decl);
+	unsigned depth;
+
+	p->n = 0;
+	for (depth = 0; depth < 8; depth++) {
+		CXCursor td;
+
+		if (ty.kind == CXType_Elaborated)
+			ty = clang_Type_getNamedType(ty);
+		if (ty.kind != CXType_Typedef)
+			break;
+		td = clang_getTypeDeclaration(ty);
+		clang_visitChildren(td, parm_visit, p);
+		if (p->n)
+			return;
+		ty = clang_getTypedefDeclUnderlyingType(td);
+	}
+	clang_visitChildren(decl, parm_visit, p);
+}
+
+void record_fnptr_slots(struct xfn *f, CXCursor decl, json_t *args)
+{
+	struct parms p;
+	unsigned i;
+
+	switch (clang_getCursorKind(decl)) {
+	case CXCursor_FieldDecl:
+	case CXCursor_VarDecl:
+	case CXCursor_ParmDecl:
+		break;
+	default:
+		return;
+	}
+	fnptr_parms(decl, &p);
+	for (i = 0; i < p.n && i < json_array_size(args); i++) {
+		const char *to = json_string_value(json_array_get(args, i));
+
+		if (to && is_lock_ptr_type(clang_getCursorType(p.v[i])))
+			record_slot(f->t, f->fi, p.v[i], to);
+	}
+}
