@@ -16,8 +16,18 @@
 static volatile sig_atomic_t stop_signal;
 static bool aborted;
 
+/*
+ * The first SIGINT/SIGTERM asks the run to stop at the next check, with
+ * its cleanup; a second one ends it at once, as the default action would
+ * (a user whose ctrl-C did not seem to work, a supervisor that waited).
+ */
 static void on_signal(int sig)
 {
+	if (stop_signal) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	stop_signal = sig;
 }
 
@@ -47,14 +57,17 @@ void test_hold(const char *point, const char *arg)
 	const char *want = getenv("RTLOCK_TEST_HOLD");
 	size_t n = strlen(point);
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	bool hang = want && !strncmp(want, "hang:", 5);
 	double t0;
 
+	if (hang)
+		want += 5;
 	if (!want || strncmp(want, point, n) ||
 	    (arg ? want[n] != ':' || strcmp(want + n + 1, arg) : want[n] != 0))
 		return;
 	fprintf(stderr, "rtlock: test: holding at %s (pid %ld)\n", want,
 		(long)getpid());
-	for (t0 = now_sec(); !stop_signal && now_sec() - t0 < 60;)
+	for (t0 = now_sec(); (hang || !stop_signal) && now_sec() - t0 < 60;)
 		nanosleep(&ts, NULL);
 }
 

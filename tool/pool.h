@@ -45,7 +45,8 @@ const char *job_state_name(const struct job_result *r, char *buf, size_t n);
  * Fault tests reach a stage for sure: with RTLOCK_TEST_HOLD=POINT (or
  * POINT:ARG), say "rtlock: test: holding at ... (pid N)" on stderr and wait
  * there for a signal (60 s at most).  Points: "parse:FILE" (the worker
- * parsing FILE), "classify" (after the scan).
+ * parsing FILE), "classify" (after the scan).  "hang:POINT" waits there
+ * whatever the signals, as a stage that does not check for them would.
  */
 void test_hold(const char *point, const char *arg);
 

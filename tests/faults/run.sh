@@ -649,6 +649,26 @@ case_sigterm_convert() { interrupt TERM convert; }
 case_sigint_group_scan() { GROUP=1 interrupt INT scan; }
 case_sigint_group_convert() { GROUP=1 interrupt INT convert; }
 
+# A stage that does not check for signals (a hang): the first SIGTERM
+# does not end the run, the second ends it at once, by the signal; the
+# tree it read is unchanged and no result of the stage is written.
+case_second_signal()
+{
+	d=$(digest "$FIXTURE")
+	RTLOCK_TEST_HOLD=hang:classify \
+		bg classify -q -j$JOBS --no-whitelist -C "$C/cache" \
+		-o "$C/o" "$FIXTURE"
+	wait_err '^rtlock: test: holding at classify'
+	kill -TERM "$pid"
+	sleep 0.5
+	kill -0 "$pid" 2>/dev/null || fail "the first SIGTERM ended a hung run"
+	kill -TERM "$pid"
+	finish
+	want_rc 143
+	unchanged "$FIXTURE" "$d"
+	[ ! -e "$C/o/classify.json" ] || fail "classify.json written"
+}
+
 # A signal while the branch's commits are made: exit 130, no branch, the
 # checkout as it was; the next run makes the branch.
 interrupt_branch()
@@ -778,7 +798,7 @@ symlink_loop unreadable whitelist_errors whitelist_stale
 since_not_a_classification spatch_missing libclang_missing
 worker_killed sigint_scan sigterm_scan sigint_classify sigterm_classify
 sigint_convert sigterm_convert sigint_group_scan sigint_group_convert
-sigint_branch sigterm_branch cache_disk_full output_disk_full
+sigint_branch sigterm_branch second_signal cache_disk_full output_disk_full
 corrupt_cache_entries"
 
 cleanup()
