@@ -263,6 +263,7 @@ static void add_call(struct build *b, unsigned callee, int line,
 
 	ALLOC_GROW(f->calls, f->ncalls, f->acalls);
 	cl = &f->calls[f->ncalls++];
+	memset(cl, 0, sizeof(*cl));
 	cl->callee = callee;
 	cl->line = line;
 	cl->via = via;
@@ -273,6 +274,75 @@ static void add_call(struct build *b, unsigned callee, int line,
 	cl->held = held_ids(b->c, st, NULL, &cl->nheld);
 	cl->dropped = dropped_ids(b->c, st, &cl->ndropped);
 	f->drops |= cl->ndropped > 0;
+}
+
+/*
+ * The function arguments of the call just added: functions, and the
+ * caller's own parameters passed on ("P:self#n").
+ */
+static void add_fnargs(struct build *b, json_t *args)
+{
+	struct cl_func *f = &b->c->funcs[b->func];
+	struct cl_call *cl = &f->calls[f->ncalls - 1];
+	size_t self = strlen(f->f->id), m;
+	json_t *a;
+
+	json_array_foreach(args, m, a) {
+		const char *t = json_string_value(a);
+		int x;
+
+		if (!t)
+			continue;
+		if (!strncmp(t, "fn:", 3) && (x = func_index(b->c, t + 3)) >= 0) {
+			cl->fnargs = xrealloc(cl->fnargs, (cl->nfnargs + 1) *
+							      sizeof(*cl->fnargs));
+			cl->fnargs[cl->nfnargs].idx = m;
+			cl->fnargs[cl->nfnargs++].fn = x;
+		} else if (!strncmp(t, "P:", 2) && !strncmp(t + 2, f->f->id, self) &&
+			   t[2 + self] == '#') {
+			cl->passes = xrealloc(cl->passes, (cl->npasses + 1) *
+							      sizeof(*cl->passes));
+			cl->passes[cl->npasses].idx = m;
+			cl->passes[cl->npasses++].param = atoi(t + 3 + self);
+		}
+	}
+}
+
+/*
+ * A function calls its parameter n when it passes it on to a callee that
+ * calls it (__list_lru_walk_one()'s isolate, through list_lru_walk()'s):
+ * to a fixed point.
+ */
+static void close_calls_params(struct classify *c)
+{
+	bool changed = true;
+	unsigned i, j, k;
+
+	while (changed) {
+		changed = false;
+		for (i = 0; i < c->nfuncs; i++) {
+			struct cl_func *f = &c->funcs[i];
+
+			for (j = 0; j < f->ncalls; j++) {
+				const struct cl_call *cl = &f->calls[j];
+				unsigned long long callee =
+					c->funcs[cl->callee].calls_params;
+
+				for (k = 0; k < cl->npasses; k++) {
+					unsigned long long bit =
+						1ULL << cl->passes[k].param;
+
+					if (cl->passes[k].idx < 64 &&
+					    cl->passes[k].param < 64 &&
+					    (callee >> cl->passes[k].idx & 1) &&
+					    !(f->calls_params & bit)) {
+						f->calls_params |= bit;
+						changed = true;
+					}
+				}
+			}
+		}
+	}
 }
 
 static void add_wide(struct build *b, const struct fieldfns *ff, int line,
@@ -317,6 +387,11 @@ static void build_call(struct build *b, const struct flow_event *e)
 	/* through a function pointer parameter: what callers pass there */
 	if (!strncmp(callee, "P:", 2)) {
 		const struct strset *fns = prog_resolve_fns(b->c->p, callee);
+		unsigned n = atoi(strrchr(callee, '#') + 1);
+
+		/* not on a release path: kref_put()'s release() */
+		if (n < 64 && !e->st->last_ref)
+			b->c->funcs[b->func].calls_params |= 1ULL << n;
 
 		for (i = 0; fns && fns->n <= b->c->max_fanout && i < fns->n;
 		     i++) {
@@ -333,8 +408,10 @@ static void build_call(struct build *b, const struct flow_event *e)
 	    (fn < 0 && strchr(callee, ':') &&
 	     is_sleeper(strrchr(callee, ':') + 1)))
 		b->c->funcs[b->func].sleeps = true;
-	if (fn >= 0)
+	if (fn >= 0) {
 		add_call(b, fn, line, NULL, e->st);
+		add_fnargs(b, json_array_get(e->ev, 3));
+	}
 }
 
 static void build_acq(struct build *b, const struct flow_event *e)
@@ -534,7 +611,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 
 		c->funcs[i].f = fv[i];
 		c->funcs[i].from_func = c->funcs[i].from_call = -1;
-		c->funcs[i].from_lock = -1;
+		c->funcs[i].from_lock = c->funcs[i].from_arg = -1;
 		/* a sleeping primitive itself is never atomic either */
 		c->funcs[i].sleeps = is_sleeper(fv[i]->id);
 		fi->id = fv[i]->id;
@@ -548,6 +625,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		flow_run(p, c->funcs[i].f, build_cb, &b);
 		c->sleepy += c->funcs[i].sleeps;
 	}
+	close_calls_params(c);
 	spread_pins(c);
 	/* where each lock is held */
 	for (i = 0; i < c->nfuncs; i++) {
@@ -576,7 +654,64 @@ void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
 	f->from_func = from_func;
 	f->from_call = from_call;
 	f->from_lock = from_lock;
+	f->from_arg = -1;
 	c->queue[c->qtail++] = func;
+}
+
+/*
+ * Does @f's context come with what its caller passed (a call made in that
+ * context, whose enqueue_passed() reached what @f calls through its
+ * parameters), or from elsewhere (an entry, the functions a callee calls
+ * through its parameters): then every function any caller passes.
+ */
+static bool passed_by_caller(const struct cl_func *f)
+{
+	return f->from_func >= 0 && f->from_arg < 0;
+}
+
+static void enqueue_arg(struct classify *c, unsigned fn, enum lclass cls,
+			unsigned func, unsigned call, int lock, unsigned idx)
+{
+	unsigned tail = c->qtail;
+
+	enqueue_func(c, fn, cls, func, call, lock);
+	if (c->qtail != tail)
+		c->funcs[fn].from_arg = idx;
+}
+
+void enqueue_passed(struct classify *c, unsigned func, unsigned call,
+		    enum lclass cls, int lock)
+{
+	const struct cl_func *f = &c->funcs[func];
+	const struct cl_call *cl = &f->calls[call];
+	unsigned long long params = c->funcs[cl->callee].calls_params;
+	unsigned i, j;
+
+	for (i = 0; i < cl->nfnargs; i++)
+		if (cl->fnargs[i].idx < 64 && (params >> cl->fnargs[i].idx & 1))
+			enqueue_arg(c, cl->fnargs[i].fn, cls, func, call, lock,
+				    cl->fnargs[i].idx);
+	/* its own parameter passed on: what its callers pass there */
+	if (lock < 0 && passed_by_caller(f))
+		return;
+	for (i = 0; i < cl->npasses; i++) {
+		const struct strset *fns;
+		char *t;
+
+		if (cl->passes[i].idx >= 64 ||
+		    !(params >> cl->passes[i].idx & 1))
+			continue;
+		t = xasprintf("P:%s#%u", f->f->id, cl->passes[i].param);
+		fns = prog_resolve_fns(c->p, t);
+		free(t);
+		for (j = 0; fns && fns->n <= c->max_fanout && j < fns->n; j++) {
+			int fn = func_index(c, fns->v[j]);
+
+			if (fn >= 0)
+				enqueue_arg(c, fn, cls, func, call, lock,
+					    cl->passes[i].idx);
+		}
+	}
 }
 
 void mark_entry(struct classify *c, const char *id, enum lclass cls,
@@ -722,12 +857,24 @@ void drain(struct classify *c)
 				       f->acqs[i].irqs_may_on))
 				spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i,
 					       -1);
-		for (i = 0; i < f->ncalls; i++)
-			if (in_context(f, f->calls[i].irqs_off,
-				       f->calls[i].irqs_may_on) &&
-			    !f->calls[i].last_ref)
-				enqueue_func(c, f->calls[i].callee, f->cls, fn,
-					     i, -1);
+		for (i = 0; i < f->ncalls; i++) {
+			const struct cl_call *cl = &f->calls[i];
+
+			if (!in_context(f, cl->irqs_off, cl->irqs_may_on) ||
+			    cl->last_ref)
+				continue;
+			/*
+			 * a call through a parameter calls what this
+			 * function's caller passed, which that call enqueued
+			 * (enqueue_passed()); an entry's calls every
+			 * function any caller passes
+			 */
+			if (cl->via && !strncmp(cl->via, "P:", 2) &&
+			    passed_by_caller(f))
+				continue;
+			enqueue_func(c, cl->callee, f->cls, fn, i, -1);
+			enqueue_passed(c, fn, i, f->cls, -1);
+		}
 	}
 }
 
@@ -771,7 +918,7 @@ static void reset(struct classify *c)
 		struct cl_func *f = &c->funcs[i];
 
 		f->cls = CL_NONE;
-		f->from_func = f->from_call = f->from_lock = -1;
+		f->from_func = f->from_call = f->from_lock = f->from_arg = -1;
 		FREE_AND_NULL(f->why);
 		FREE_AND_NULL(f->at);
 		f->nparts = 0;
@@ -884,6 +1031,8 @@ void classify_free(struct classify *c)
 		for (j = 0; j < c->funcs[i].ncalls; j++) {
 			free(c->funcs[i].calls[j].held);
 			free(c->funcs[i].calls[j].dropped);
+			free(c->funcs[i].calls[j].fnargs);
+			free(c->funcs[i].calls[j].passes);
 		}
 		for (j = 0; j < c->funcs[i].nacqs; j++) {
 			free(c->funcs[i].acqs[j].held);
@@ -1013,9 +1162,15 @@ static void func_chain(struct classify *c, unsigned fn, json_t *ev, int depth,
 		func_chain(c, f->from_func, ev, depth + 1, ptrs);
 	}
 	free(at);
-	if (cl->via)
+	if (cl->via || f->from_arg >= 0)
 		(*ptrs)++;
-	if (cl->via && !strncmp(cl->via, "P:", 2))
+	if (f->from_arg >= 0)
+		text = xasprintf("%s() calls %s(), which calls %s() through "
+				 "its function pointer parameter %d",
+				 c->funcs[f->from_func].f->name,
+				 c->funcs[cl->callee].f->name, f->f->name,
+				 f->from_arg + 1);
+	else if (cl->via && !strncmp(cl->via, "P:", 2))
 		text = xasprintf("%s() calls %s() through its function pointer "
 				 "parameter %d",
 				 c->funcs[f->from_func].f->name, f->f->name,
@@ -1028,7 +1183,8 @@ static void func_chain(struct classify *c, unsigned fn, json_t *ev, int depth,
 		text = xasprintf("%s() calls %s()",
 				 c->funcs[f->from_func].f->name, f->f->name);
 	at = xasprintf("%s:%d", c->funcs[f->from_func].f->file, cl->line);
-	add_step(ev, cl->via ? "ptr-call" : "call", text, at);
+	add_step(ev, cl->via || f->from_arg >= 0 ? "ptr-call" : "call", text,
+		 at);
 	free(text);
 	free(at);
 }

@@ -17,6 +17,18 @@ struct cl_call {
 	unsigned nheld;
 	unsigned *dropped;	/* the caller's locks released before it */
 	unsigned ndropped;
+	/*
+	 * A direct call's function arguments: function @fn as argument
+	 * @idx; and the caller's own parameter @param passed on as @idx
+	 */
+	struct cl_fnarg {
+		unsigned idx, fn;
+	} *fnargs;
+	unsigned nfnargs;
+	struct cl_pass {
+		unsigned idx, param;
+	} *passes;
+	unsigned npasses;
 };
 
 /* An acquisition of a lock (lock, trylock, condlock). */
@@ -58,9 +70,19 @@ struct cl_func {
 		unsigned lock, from_func, from_call;
 	} *parts;
 	unsigned nparts, aparts;
+	/*
+	 * the parameters it calls through, itself or by passing them on to
+	 * a callee that does (bit n: parameter n)
+	 */
+	unsigned long long calls_params;
 	/* the atomic context that reached it first, and from where */
 	enum lclass cls;
 	int from_func, from_call, from_lock;
+	/*
+	 * >= 0: call from_call passed it as this argument to a callee that
+	 * calls it through that parameter
+	 */
+	int from_arg;
 	char *why, *at;		/* for an entry */
 	/*
 	 * an entry left out by the spread bound: it would have made
@@ -117,6 +139,13 @@ struct cl_lock {
 
 void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
 		  int from_func, int from_call, int from_lock);
+/*
+ * The functions call @call of @func passes to a callee that calls them
+ * through its parameters run where the call does (from @lock held, or
+ * -1): enqueue them.
+ */
+void enqueue_passed(struct classify *c, unsigned func, unsigned call,
+		    enum lclass cls, int lock);
 /* Lock @lock spins because of acquisition @acq of @func (or @outer). */
 void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 		    int func, int acq, int outer);

@@ -380,6 +380,46 @@ static void whitelist_applies(void **state)
 	free(p);
 }
 
+/*
+ * A call through a function pointer parameter calls what the caller that
+ * brought the context passed (kernel/fnparam_walk.c), directly or through
+ * a parameter passed on, and not on a release path.
+ */
+static void param_calls(void **state)
+{
+	json_t *rep = load_json("%s/out/classify.json", work), *ev;
+	static const char *const sleepable[] = { "fp_sleepable_lock",
+						 "fp_other_lock",
+						 "fp_release_lock" };
+	char id[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(sleepable); i++) {
+		snprintf(id, sizeof(id), "kernel/fnparam_walk.c:%s",
+			 sleepable[i]);
+		assert_string_equal(str(lock_of(rep, id), "verdict"), "convert");
+	}
+	ev = json_object_get(lock_of(rep, "kernel/fnparam_walk.c:fp_irq_lock"),
+			     "evidence");
+	assert_int_equal(json_array_size(ev), 3);
+	assert_string_equal(str(json_array_get(ev, 1), "kind"), "ptr-call");
+	assert_string_equal(str(json_array_get(ev, 1), "text"),
+			    "fp_irq() calls fp_walk(), which calls "
+			    "fp_visit_irq() through its function pointer "
+			    "parameter 1");
+	assert_string_equal(str(json_array_get(ev, 1), "at"),
+			    "kernel/fnparam_walk.c:83");
+	ev = json_object_get(lock_of(rep, "kernel/fnparam_walk.c:"
+					  "fp_passed_lock"),
+			     "evidence");
+	assert_string_equal(str(json_array_get(ev, 1), "text"),
+			    "fp_irq() calls fp_walk_from(), which calls "
+			    "fp_visit_passed() through its function pointer "
+			    "parameter 1");
+	json_decref(rep);
+}
+
 /* The audit's numbers add up. */
 static void audit_arithmetic(void **state)
 {
@@ -487,7 +527,7 @@ static void report_in_browser(void **state)
 	assert_non_null(strstr(dom, "kernel/lock_recursion.c:recursion_irqsoff_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "7 of 105 locks"));
+	assert_non_null(strstr(dom, "7 of 110 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));
@@ -506,6 +546,7 @@ int test_classify(void)
 		cmocka_unit_test(whitelist_errors),
 		cmocka_unit_test(wide_fields),
 		cmocka_unit_test(whitelist_applies),
+		cmocka_unit_test(param_calls),
 		cmocka_unit_test(audit_arithmetic),
 		cmocka_unit_test(report_and_diff),
 		cmocka_unit_test(report_in_browser),

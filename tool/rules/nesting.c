@@ -73,10 +73,12 @@ static void call_under(struct classify *c, unsigned func, unsigned call,
 
 	if (c->funcs[func].calls[call].last_ref)
 		return;
-	if (drops(&c->funcs[callee], lock))
+	if (drops(&c->funcs[callee], lock)) {
 		visit_until_drop(c, func, call, callee, lock);
-	else
+	} else {
 		enqueue_func(c, callee, CL_NESTED, func, call, lock);
+		enqueue_passed(c, func, call, CL_NESTED, lock);
+	}
 }
 
 static void nesting_on_spin(struct classify *c, unsigned lock)
