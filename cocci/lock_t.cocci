@@ -933,13 +933,14 @@ for _g in ("", "_irq", "_bh", "_irqsave"):
     for _t in ("", "_try"):
         GUARD_MAP["spinlock" + _g + _t] = ("lock_t" + _g + _t,
                                            "raw_spinlock" + _g + _t)
+GUARD_WORD = re.compile(r"(scoped_cond_guard|scoped_guard|guard)\b")
 GUARD_USE = re.compile(r"\b(scoped_cond_guard|scoped_guard|guard)\s*\(\s*"
                        r"(spinlock\w*)\s*([,)])")
 
 
 def guard_uses(sf):
-    """(offset of the class name, class, lock argument text) of every
-    guard on a spinlock class in sf."""
+    """(offset of the class name, class, lock argument text, offset of
+    the guard macro's name) of every guard on a spinlock class in sf."""
     m = sf.masked
     for g in GUARD_USE.finditer(m):
         if g.group(2) not in GUARD_MAP:
@@ -954,12 +955,15 @@ def guard_uses(sf):
         elif g.group(1) == "scoped_cond_guard":    # (CLASS, fail, lock)
             i = sf._skip_balanced(i, min(len(m), i + 2000)) + 1
         end = sf._skip_balanced(i, min(len(m), i + 2000))
-        yield g.start(2), g.group(2), m[i:end]
+        yield g.start(2), g.group(2), m[i:end], g.start(1)
 
 
-def guard_decision(rel, arg):
-    """A guard class has no site in the scan: decided by the lock's name,
-    as a call the scan did not see."""
+def guard_decision(rel, arg, site=None):
+    """A guard the scan saw on a kept lock has its site, (line, col1) of
+    the guard macro's name, in keep_sites; one it did not see is decided
+    by the lock's name, as a call the scan did not see."""
+    if site is not None and (rel, site[0], site[1]) in KEEP_SITES:
+        return "keep"
     name, member = arg_name(arg)
     if name in (KEEP_MEMBERS if member else KEEP_NAMES):
         return "keep"
@@ -994,7 +998,12 @@ def report_unused():
     """Warn about keep entries of processed files that matched nothing
     (entries on #define lines belong to lock_t_text.py)."""
     for (p, l, c) in sorted(KEEP_SITES - USED_SITES):
-        if p in SEEN_FILES and l not in src(SEEN_FILES[p]).define_of_line:
+        if p not in SEEN_FILES:
+            continue
+        sf = src(SEEN_FILES[p])
+        # guards are lock_t_text.py's, as #define lines are
+        if l not in sf.define_of_line and \
+                not GUARD_WORD.match(sf.masked, sf.off(l, c - 1)):
             lt_warn("keep_sites entry %s:%d:%d not matched" % (p, l, c))
     for (p, l, n) in sorted(KEEP_DECLS - USED_DECLS):
         if p in SEEN_FILES and l not in src(SEEN_FILES[p]).define_of_line:

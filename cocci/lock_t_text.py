@@ -243,12 +243,14 @@ def convert_file(core, path, orig_root=None):
                 (rel, "." + mt.group(1)) in core["FILE_KEEP_NAMES"]:
             edits.append((line, col0, ".rlock", ""))
     # guard classes: spatch never rewrites them, on any line
-    for (off, cls, arg) in core["guard_uses"](sf):
+    for (off, cls, arg, at) in core["guard_uses"](sf):
         line, col0 = sf.linecol(off)
         if in_spans(off, impl) or (line in define_lines and
                                    not in_spans(off, define_body)):
             continue
-        new = core["new_guard"](cls, core["guard_decision"](rel, arg))
+        at_line, at_col0 = sf.linecol(at)
+        new = core["new_guard"](cls, core["guard_decision"](
+            rel, arg, (at_line, at_col0 + 1)))
         if new is not None:
             edits.append((line, col0, cls, new))
     if not edits:

@@ -161,6 +161,45 @@ static const struct ctx_api ctx_apis[] = {
 	{ "raw_local_irq_save", CTX_IRQ, +1 },
 };
 
+static const struct lock_guard lock_guards[] = {
+	{ "raw_spinlock", "raw_spin_lock", "raw_spin_unlock" },
+	{ "raw_spinlock_nested", "raw_spin_lock_nested", "raw_spin_unlock" },
+	{ "raw_spinlock_irq", "raw_spin_lock_irq", "raw_spin_unlock_irq" },
+	{ "raw_spinlock_irqsave", "raw_spin_lock_irqsave",
+	  "raw_spin_unlock_irqrestore" },
+	{ "raw_spinlock_bh", "raw_spin_lock_bh", "raw_spin_unlock_bh" },
+	{ "raw_spinlock_try", "raw_spin_trylock", "raw_spin_unlock" },
+	{ "raw_spinlock_irq_try", "raw_spin_trylock_irq",
+	  "raw_spin_unlock_irq" },
+	{ "raw_spinlock_irqsave_try", "raw_spin_trylock_irqsave",
+	  "raw_spin_unlock_irqrestore" },
+	{ "spinlock", "spin_lock", "spin_unlock" },
+	{ "spinlock_irq", "spin_lock_irq", "spin_unlock_irq" },
+	{ "spinlock_irqsave", "spin_lock_irqsave", "spin_unlock_irqrestore" },
+	{ "spinlock_bh", "spin_lock_bh", "spin_unlock_bh" },
+	{ "spinlock_try", "spin_trylock", "spin_unlock" },
+	{ "spinlock_irq_try", "spin_trylock_irq", "spin_unlock_irq" },
+	{ "spinlock_irqsave_try", "spin_trylock_irqsave",
+	  "spin_unlock_irqrestore" },
+};
+
+const struct lock_guard *lock_guard_find(const char *constructor)
+{
+	static const char pre[] = "class_", post[] = "_constructor";
+	size_t n = strlen(constructor), i, len;
+
+	if (n <= strlen(pre) + strlen(post) ||
+	    strncmp(constructor, pre, strlen(pre)) ||
+	    strcmp(constructor + n - strlen(post), post))
+		return NULL;
+	len = n - strlen(pre) - strlen(post);
+	for (i = 0; i < sizeof(lock_guards) / sizeof(lock_guards[0]); i++)
+		if (strlen(lock_guards[i].cls) == len &&
+		    !strncmp(constructor + strlen(pre), lock_guards[i].cls, len))
+			return &lock_guards[i];
+	return NULL;
+}
+
 const struct ctx_api *ctx_api_find(const char *name)
 {
 	const struct ctx_api *c = FIND(ctx_apis, name);

@@ -50,6 +50,20 @@ const char *lock_op_name(enum lock_op op);
 const char *lock_api_public_name(const struct lock_api *api, bool spin,
 				 char *buf, unsigned size);
 
+/*
+ * Lock guards (linux/cleanup.h): "guard(spinlock_irqsave)(&l)" and
+ * "scoped_guard(spinlock, &l) { ... }" declare a variable initialised by
+ * class_spinlock_irqsave_constructor(&l): the lock is taken there and
+ * released, by the variable's cleanup, where its scope ends.  By the
+ * class name: the API calls they stand for.
+ */
+struct lock_guard {
+	const char *cls;
+	const char *lock, *unlock;
+};
+/* "class_NAME_constructor" of a spinlock guard class, or NULL. */
+const struct lock_guard *lock_guard_find(const char *constructor);
+
 /* Interrupt and preemption control done by hand. */
 enum ctx_kind { CTX_IRQ, CTX_PREEMPT };
 struct ctx_api {

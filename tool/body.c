@@ -237,14 +237,16 @@ static bool operand_is_spinlock(CXCursor e)
 	return r;
 }
 
+/* @g: a guard's acquisition, whose target and place it keeps */
 static bool emit_lock(struct xfn *f, CXCursor call, const struct lock_api *api,
 		      const char *written, struct xfile *fi, unsigned line,
-		      unsigned col)
+		      unsigned col, struct xguard *g)
 {
 	CXCursor opnd;
 	struct sb tgt = SB_INIT;
 	char buf[64];
 	const char *name;
+	json_t *at;
 	bool spin;
 
 	if (!lock_operand(call, &opnd))
@@ -257,12 +259,58 @@ static bool emit_lock(struct xfn *f, CXCursor call, const struct lock_api *api,
 							     sizeof(buf));
 	if (!(api->flags & LAPI_INTERNAL) && lock_api_find(written))
 		name = written;
+	at = site_at(f, fi, line, col, written, name);
+	if (g) {
+		g->target = xstrdup(tgt.buf);
+		g->at = xstrdup(json_string_value(at));
+	}
 	emit(f, json_pack("[sissso]", "lock", line, lock_op_name(api->op),
-			  name, tgt.buf,
-			  site_at(f, fi, line, col, written, name)));
+			  name, tgt.buf, at));
 	f->nevents++;
 	sb_release(&tgt);
 	return true;
+}
+
+/*
+ * guard(spinlock)(&l), scoped_guard(spinlock, &l) { }: the constructor
+ * call takes the lock; walk() releases it where the scope ends and
+ * before a return from inside it.
+ */
+static void walk_guard(struct xfn *f, CXCursor call,
+		       const struct lock_guard *lg, struct xfile *fi,
+		       unsigned line, unsigned col)
+{
+	struct xguard g = { NULL, NULL, lg->unlock };
+
+	if (!emit_lock(f, call, lock_api_find(lg->lock), lg->lock, fi, line,
+		       col, &g))
+		return;
+	ALLOC_GROW(f->guards, f->nguards, f->alloc_guards);
+	f->guards[f->nguards++] = g;
+}
+
+static void emit_guard_release(struct xfn *f, const struct xguard *g,
+			       unsigned line)
+{
+	emit(f, json_pack("[sissss]", "lock", line, "release", g->unlock,
+			  g->target, g->at));
+	f->nevents++;
+}
+
+/* The scope of the guards from @depth on ends at @c's end. */
+static void guards_end(struct xfn *f, unsigned depth, CXCursor c)
+{
+	unsigned line = 0;
+
+	file_loc(f->t, clang_getRangeEnd(clang_getCursorExtent(c)), &line,
+		 NULL, NULL);
+	while (f->nguards > depth) {
+		struct xguard *g = &f->guards[--f->nguards];
+
+		emit_guard_release(f, g, line);
+		free(g->target);
+		free(g->at);
+	}
 }
 
 /* Is @e (casts and parentheses aside) a use of a declaration of @kind? */
@@ -470,6 +518,7 @@ static void walk_call(struct xfn *f, CXCursor c)
 	const struct lock_api *api;
 	const struct ctx_api *ctx;
 	const struct reg_api *reg;
+	const struct lock_guard *guard;
 	bool by_written;
 	json_t *args, *ev;
 
@@ -496,7 +545,7 @@ static void walk_call(struct xfn *f, CXCursor c)
 			goto out;
 		if (api) {
 			/* the outer call of a macro may not carry the lock */
-			if (emit_lock(f, c, api, written, fi, line, col) &&
+			if (emit_lock(f, c, api, written, fi, line, col, NULL) &&
 			    by_written)
 				site_done(f, fi->file, off, true);
 			/* cond_resched_lock() -> __cond_resched_lock(): a
@@ -514,6 +563,10 @@ static void walk_call(struct xfn *f, CXCursor c)
 								 : callee));
 			f->nevents++;
 		}
+		goto out;
+	}
+	if (callee && fi && (guard = lock_guard_find(callee))) {
+		walk_guard(f, c, guard, fi, line, col);
 		goto out;
 	}
 	if (callee && callee_is_impl(f, c))
@@ -1004,6 +1057,7 @@ void walk(struct xfn *f, CXCursor c)
 {
 	struct kids k = { 0 };
 	CXCursor null = clang_getNullCursor();
+	unsigned n_guard;
 	char *n;
 
 	kids_get(c, &k);
@@ -1037,13 +1091,24 @@ void walk(struct xfn *f, CXCursor c)
 		 * The parts before the body (for's init, condition and step,
 		 * while's condition; absent ones are not among the kids) run
 		 * once before it: while (!raw_spin_trylock(&l)) cpu_relax();
+		 * A guard for's init declares (scoped_guard()) is held in it.
 		 */
 		if (k.n) {
+			unsigned depth = f->nguards;
+
 			walk_kids(f, &k, 0, k.n - 1);
 			walk_branch(f, loop_is_forever(f, c) ? "forever" : "loop",
 				    k.v[k.n - 1], null);
+			guards_end(f, depth, c);
 		}
 		break;
+	case CXCursor_CompoundStmt: {
+		unsigned depth = f->nguards;
+
+		walk_kids(f, &k, 0, k.n);
+		guards_end(f, depth, c);
+		break;
+	}
 	case CXCursor_DoStmt:
 		/* runs at least once: do { lock } while (0) in macros */
 		if (k.n) {
@@ -1088,6 +1153,8 @@ void walk(struct xfn *f, CXCursor c)
 		if (k.n && is_lock_ptr_type(clang_getCursorType(k.v[0])) &&
 		    !is_null_const(k.v[0]))
 			lock_target(f, k.v[0], &f->ret);
+		for (n_guard = f->nguards; n_guard--;)
+			emit_guard_release(f, &f->guards[n_guard], use_line(f, c));
 		emit(f, json_pack("[s]", "ret"));
 		break;
 	case CXCursor_BreakStmt:

@@ -482,6 +482,12 @@ done:
 	free(f.locals);
 	free(f.done_sites);
 	free(f.done_files);
+	/* guards_end() emptied the stack; a walk cut short may not have */
+	while (f.nguards--) {
+		free(f.guards[f.nguards].target);
+		free(f.guards[f.nguards].at);
+	}
+	free(f.guards);
 	sb_release(&f.ret);
 	free(id);
 out:

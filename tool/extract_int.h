@@ -66,6 +66,12 @@ struct xfn {
 	CXFile *done_files;
 	unsigned ndone, alloc_done;
 	struct sb ret;		/* targets of returned lock pointers */
+	/* lock guards in scope, innermost last (body.c) */
+	struct xguard {
+		char *target, *at;
+		const char *unlock;
+	} *guards;
+	unsigned nguards, alloc_guards;
 	char init_macro[64];	/* the macro an initialiser comes from */
 };
 

@@ -1,5 +1,5 @@
 // Scope-based guards (linux/cleanup.h) on spinlocks: the class follows
-// the lock, decided by its name (the scan has no site for a guard):
+// the lock, decided by its name where the scan saw no site for the guard:
 // lock_t classes for converted locks, raw_spinlock ones for kept locks
 // (guards.keep_names), raw_spinlock classes left alone.
 struct msi {

@@ -36,6 +36,26 @@ static void lookups(void **state)
 }
 
 /* bsearch needs sorted tables: every name must find its own entry */
+/* A guard class's constructor stands for the API call it makes. */
+static void guards(void **state)
+{
+	const struct lock_guard *g;
+
+	(void)state;
+	g = lock_guard_find("class_raw_spinlock_irqsave_constructor");
+	assert_non_null(g);
+	assert_string_equal(g->lock, "raw_spin_lock_irqsave");
+	assert_string_equal(g->unlock, "raw_spin_unlock_irqrestore");
+	assert_non_null(lock_api_find(g->lock));
+	assert_non_null(lock_api_find(g->unlock));
+	g = lock_guard_find("class_spinlock_constructor");
+	assert_string_equal(g->lock, "spin_lock");
+	assert_null(lock_guard_find("class_spinlock_destructor"));
+	assert_null(lock_guard_find("class_mutex_constructor"));
+	assert_null(lock_guard_find("class_spinlock_irqsave_nested_constructor"));
+	assert_null(lock_guard_find("class__constructor"));
+}
+
 static void tables_sorted(void **state)
 {
 	static const char *const names[] = {
@@ -73,6 +93,7 @@ int test_apitab(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lookups),
+		cmocka_unit_test(guards),
 		cmocka_unit_test(tables_sorted),
 		cmocka_unit_test(impl_files),
 	};
