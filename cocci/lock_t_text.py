@@ -18,8 +18,13 @@ __attribute__((aligned(...)))).  This script converts what spatch left:
   * always: the class of a scope-based guard on a spinlock
     (guard(spinlock_irqsave)(&l), scoped_guard(spinlock, &l),
     scoped_cond_guard(spinlock_try, ...)): lock_t_irqsave, lock_t, ... or,
-    kept and with --raw, raw_spinlock_irqsave, ...  The scan has no site
-    for a guard: it is decided by the lock's name, as keep_names says.
+    kept and with --raw, raw_spinlock_irqsave, ...  A guard the scan saw
+    on a kept lock has its site in keep_sites; the others are decided by
+    the lock's name, as keep_names says;
+  * in #define bodies, an API name pasted from a prefix ("spin_ ## action
+    (&l)"): "lock_t_ ## action", for lock.h's lock_t_lock(),
+    lock_t_unlock_irq() ..., or, kept and with --raw, "raw_spin_ ##
+    action"; decided by the lock's name.
 
 It uses the decision code and mapping table of lock_t.cocci (the Python
 block between the "lock_t core" markers is executed from the .cocci, so
@@ -49,6 +54,8 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# "spin_ ## action(": up to the call's opening parenthesis
+PASTED_API = re.compile(r"\bspin_(?=\s*##)\s*##\s*\w+\s*\(")
 
 
 def load_core(cocci_path):
@@ -253,6 +260,20 @@ def convert_file(core, path, orig_root=None):
             rel, arg, (at_line, at_col0 + 1)))
         if new is not None:
             edits.append((line, col0, cls, new))
+    # an API name pasted from a prefix in a macro's body
+    # (sound/core/pcm_native.c: "spin_ ## action(&group->lock)"): lock.h's
+    # lock_t_lock(), lock_t_unlock_irq() ... are made for that; decided
+    # by the lock's name, as a call the scan did not see
+    for mt in PASTED_API.finditer(m):
+        line, col0 = sf.linecol(mt.start())
+        if line not in define_lines or not editable(mt.start(), line):
+            continue
+        end = sf._skip_balanced(mt.end(), min(len(m), mt.end() + 2000))
+        d = core["guard_decision"](rel, m[mt.end():end].split(",")[0])
+        if d == "convert":
+            edits.append((line, col0, "spin_", "lock_t_"))
+        elif d == "keep" and core["OPTS"]["raw"]:
+            edits.append((line, col0, "spin_", "raw_spin_"))
     if not edits:
         return None
     out_lines = list(cur_lines)
