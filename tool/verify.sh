@@ -64,6 +64,9 @@ note() {
 # C:SEC (contents), R:SEC (relocations), S (symbols).
 # DWARF and .comment are left out: they carry the build directory and,
 # when lines moved, line numbers; nothing in them ends up in the kernel.
+# .modinfo is compared as its strings (M), without "NAME.file=": that is
+# KBUILD_MODFILE, the name kbuild gave the object in that build
+# ("drivers/input/serio" or "drivers/input/serio/serio"), not the source.
 dump() {
 	readelf -SW "$1" | awk '
 		/^ *\[ *[0-9]+\]/ {
@@ -72,16 +75,20 @@ dump() {
 			    $2 ~ /^(NULL|SYMTAB|STRTAB)$/)
 				next
 			# Name Type Addr Off Size ES [Flg] Lk Inf Al
-			printf "H\t%s %s %s %s\n", $1, $2, $5, NF == 10 ? $7 : "-"
+			printf "H\t%s %s %s %s\n", $1, $2,
+			       $1 == ".modinfo" ? "-" : $5, NF == 10 ? $7 : "-"
 		}'
 	objdump -s "$1" | awk '
 		/^Contents of section / {
 			sec = substr($0, 21)
 			sub(/:$/, "", sec)
-			skip = sec ~ /^\.debug_|^\.comment$/
+			skip = sec ~ /^\.debug_|^\.comment$|^\.modinfo$/
 			next
 		}
 		sec != "" && !skip { print "C:" sec "\t" $0 }'
+	{ readelf -p .modinfo "$1" 2>/dev/null || true; } |
+		sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | grep -v '^[^=]*\.file=' |
+		sed 's/^/M\t/'
 	objdump -r -w "$1" | awk '
 		/^RELOCATION RECORDS FOR \[/ {
 			sec = $0
@@ -97,11 +104,16 @@ dump() {
 	# __func__.7) with a counter of the whole TU, which moves when a
 	# header declares more or fewer things: the number is dropped (here
 	# and in the relocations above)
-	readelf -sW "$1" | awk '
+	# (and the offsets and sizes of .modinfo's symbols change with
+	# "NAME.file=": the strings, M, are compared instead)
+	readelf -sW "$1" | awk -v mi="$(readelf -SW "$1" | sed -n \
+		's/^ *\[ *\([0-9]*\)\] \.modinfo .*/\1/p')" '
 		$1 ~ /^[0-9]+:$/ {
 			$1 = ""
 			if ($5 == "LOCAL")
 				sub(/\.[0-9]+$/, "", $8)
+			if (mi != "" && $7 == mi)
+				$2 = $3 = "-"
 			print "S\t" $0
 		}'
 }

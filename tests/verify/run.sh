@@ -117,6 +117,26 @@ if [ $built = 1 ]; then
 else
 	ko "compare: cannot compile the test objects"
 fi
+# .modinfo: the strings count, but for KBUILD_MODFILE's "NAME.file="
+modinfo() {
+	mkdir -p "$tmp/mi/$1" &&
+	printf '%s\n' '__attribute__((section(".modinfo"), used))' \
+		"static const char file[] = \"serio.file=$2\";" \
+		'__attribute__((section(".modinfo"), used))' \
+		"static const char lic[] = \"serio.license=$3\";" \
+		'int g(int x) { return x; }' > "$tmp/mi/$1/m.c" &&
+	(cd "$tmp/mi/$1" && ${CC:-cc} -O2 -c m.c -o m.o)
+}
+if modinfo a drivers/input/serio GPL &&
+   modinfo b drivers/input/serio/serio GPL &&
+   modinfo c drivers/input/serio 'GPL v2'; then
+	expect compare-modfile 0 '^identical' \
+		"$verify" --compare "$tmp/mi/a/m.o" "$tmp/mi/b/m.o"
+	expect compare-modinfo 1 '^differs	data: M$' \
+		"$verify" --compare "$tmp/mi/a/m.o" "$tmp/mi/c/m.o"
+else
+	ko "compare: cannot compile the test objects"
+fi
 expect compare-missing 3 'no such file' "$verify" --compare "$tmp/v1.o" \
 	"$tmp/none.o"
 
