@@ -387,7 +387,8 @@ static void build_call(struct build *b, const struct flow_event *e)
 	/* through a function pointer parameter: what callers pass there */
 	if (!strncmp(callee, "P:", 2)) {
 		const struct strset *fns = prog_resolve_fns(b->c->p, callee);
-		unsigned n = atoi(strrchr(callee, '#') + 1);
+		const char *hash = strrchr(callee, '#');
+		unsigned n = hash ? atoi(hash + 1) : 64;
 
 		/* not on a release path: kref_put()'s release() */
 		if (n < 64 && !e->st->last_ref)
