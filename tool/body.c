@@ -450,17 +450,7 @@ static void emit_reg(struct xfn *f, const struct reg_api *reg, struct kids *k,
 /* The expression a call calls: "fp" of "(*fp)(args)" too. */
 static CXCursor callee_expr(struct kids *k)
 {
-	CXCursor c = k->n ? strip_expr(k->v[0]) : clang_getNullCursor();
-
-	if (clang_getCursorKind(c) == CXCursor_UnaryOperator) {
-		struct kids d = { 0 };
-
-		kids_get(c, &d);
-		if (d.n == 1)
-			c = strip_expr(d.v[0]);
-		kids_free(&d);
-	}
-	return c;
+	return k->n ? strip_unary(k->v[0]) : clang_getNullCursor();
 }
 
 /* The callee as the IR names it: a function id, "ptr:<field>", a target. */

@@ -120,6 +120,8 @@ void lock_target(struct xfn *f, CXCursor e, struct sb *out);
 char *lvalue_identity(struct xfn *f, CXCursor e);
 /* The function an expression names ("fa", "&fa"), or a null cursor. */
 CXCursor fn_ref(CXCursor e);
+/* @e without casts and parentheses, and through one '&' or '*'. */
+CXCursor strip_unary(CXCursor e);
 /* 0 or NULL: ignored where a lock pointer is stored or returned. */
 bool is_null_const(CXCursor e);
 /* Local pointer-to-lock variables of a function body. */

@@ -196,10 +196,8 @@ char *func_identity(struct xtu *t, CXCursor fn)
 	return id;
 }
 
-CXCursor fn_ref(CXCursor e)
+CXCursor strip_unary(CXCursor e)
 {
-	CXCursor r;
-
 	e = strip_expr(e);
 	if (clang_getCursorKind(e) == CXCursor_UnaryOperator) {
 		struct kids k = { 0 };
@@ -209,6 +207,14 @@ CXCursor fn_ref(CXCursor e)
 			e = strip_expr(k.v[0]);
 		kids_free(&k);
 	}
+	return e;
+}
+
+CXCursor fn_ref(CXCursor e)
+{
+	CXCursor r;
+
+	e = strip_unary(e);
 	if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
 		return clang_getNullCursor();
 	r = clang_getCursorReferenced(e);
@@ -474,16 +480,9 @@ done:
 char *lvalue_identity(struct xfn *f, CXCursor e)
 {
 	CXCursor ref;
-	struct kids k = { 0 };
 	char *id = NULL;
 
-	e = strip_expr(e);
-	if (clang_getCursorKind(e) == CXCursor_UnaryOperator) {
-		kids_get(e, &k);
-		if (k.n == 1)
-			e = strip_expr(k.v[0]);
-		kids_free(&k);
-	}
+	e = strip_unary(e);
 	ref = clang_getCursorReferenced(e);
 	if (clang_getCursorKind(e) == CXCursor_MemberRefExpr)
 		id = field_identity(f->t, ref);
