@@ -477,8 +477,10 @@ static void record_function(struct xtu *t, struct xfile *fi, CXCursor c)
 		json_object_set_new(fn, "ret", json_string(f.ret.buf));
 	json_array_append_new(facts_array(fi, "funcs"), fn);
 done:
-	for (line = 0; line < f.nlocals; line++)
+	for (line = 0; line < f.nlocals; line++) {
 		sb_release(&f.locals[line].targets);
+		sb_release(&f.locals[line].stored);
+	}
 	free(f.locals);
 	free(f.done_sites);
 	free(f.done_files);

@@ -50,6 +50,8 @@ struct xtu {
 struct xlocal {
 	CXCursor decl;
 	struct sb targets;
+	/* fields and variables it is stored into: its slot's type only */
+	struct sb stored;
 };
 
 /* The function (or global initialiser) being walked. */

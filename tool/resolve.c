@@ -509,13 +509,14 @@ static struct xlocal *local_of(struct xfn *f, CXCursor var)
 	l = &f->locals[f->nlocals++];
 	l->decl = var;
 	memset(&l->targets, 0, sizeof(l->targets));
+	memset(&l->stored, 0, sizeof(l->stored));
 	return l;
 }
 
-static void local_add(struct xlocal *l, const char *target)
+static void local_add(struct sb *set, const char *target)
 {
-	if (!strstr(l->targets.buf ? l->targets.buf : "", target))
-		add_target(&l->targets, target);
+	if (!strstr(set->buf ? set->buf : "", target))
+		add_target(set, target);
 }
 
 /* Record what a local lock pointer may point to. */
@@ -527,7 +528,7 @@ static void local_assign(struct xfn *f, CXCursor var, CXCursor val)
 		struct sb t = SB_INIT;
 
 		lock_target(f, val, &t);
-		local_add(l, t.buf);
+		local_add(&l->targets, t.buf);
 		sb_release(&t);
 	}
 }
@@ -540,9 +541,9 @@ static bool is_local_var(CXCursor ref)
 }
 
 /*
- * "x->locks = p": the local p holds what the field holds, whatever p was
- * given (inet_ehash_locks_alloc()'s kvmalloc_array() of locks): both must
- * keep one type.
+ * "x->locks = p": the local p must have the field's type, whatever p was
+ * given (inet_ehash_locks_alloc()'s kvmalloc_array() of locks).  For its
+ * slot only: what p points to stays what was stored into it.
  */
 static void local_stored(struct xfn *f, CXCursor lhs, CXCursor val)
 {
@@ -562,7 +563,7 @@ static void local_stored(struct xfn *f, CXCursor lhs, CXCursor val)
 	else
 		return;
 	t = xasprintf("F:%s", id);
-	local_add(local_of(f, local), t);
+	local_add(&local_of(f, local)->stored, t);
 	free(t);
 	free(id);
 }

@@ -78,9 +78,16 @@ void record_local_slots(struct xfn *f)
 {
 	unsigned i;
 
-	for (i = 0; i < f->nlocals; i++)
-		record_slot(f->t, f->fi, f->locals[i].decl,
-			    f->locals[i].targets.buf);
+	for (i = 0; i < f->nlocals; i++) {
+		struct sb flows = SB_INIT;
+
+		sb_addf(&flows, "%s%s%s", f->locals[i].targets.buf ?: "",
+			f->locals[i].targets.len && f->locals[i].stored.len
+				? "|" : "",
+			f->locals[i].stored.buf ?: "");
+		record_slot(f->t, f->fi, f->locals[i].decl, flows.buf);
+		sb_release(&flows);
+	}
 }
 
 void record_ptr_slot(struct xtu *t, struct xfile *fi, CXCursor decl)
