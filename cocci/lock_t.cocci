@@ -635,9 +635,16 @@ def site_decision(path, line, col0, name, func=None, sf=None):
     # by name: its argument is the lock (for __SPIN_LOCK_UNLOCKED its
     # lockdep name, written as the lock: .lock = __SPIN_LOCK_UNLOCKED(x.lock))
     arg, member = lock_arg_name(sf, sf.off(line, col0) + len(name), name)
-    if arg in (KEEP_MEMBERS if member else KEEP_NAMES):
+    return name_decision(rel, arg, member)
+
+
+def name_decision(rel, name, member):
+    """A use the scan has no site for, by the lock's name (a field's
+    when member): kept where keep_names says only kept locks have it,
+    everywhere or in rel."""
+    if name in (KEEP_MEMBERS if member else KEEP_NAMES):
         return "keep"
-    if arg and (rel, ("." if member else "") + arg) in FILE_KEEP_NAMES:
+    if name and (rel, ("." if member else "") + name) in FILE_KEEP_NAMES:
         return "keep"
     return "convert"
 
@@ -964,12 +971,7 @@ def guard_decision(rel, arg, site=None):
     by the lock's name, as a call the scan did not see."""
     if site is not None and (rel, site[0], site[1]) in KEEP_SITES:
         return "keep"
-    name, member = arg_name(arg)
-    if name in (KEEP_MEMBERS if member else KEEP_NAMES):
-        return "keep"
-    if name and (rel, ("." if member else "") + name) in FILE_KEEP_NAMES:
-        return "keep"
-    return "convert"
+    return name_decision(rel, *arg_name(arg))
 
 
 def new_guard(cls, decision):

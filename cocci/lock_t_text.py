@@ -269,7 +269,8 @@ def convert_file(core, path, orig_root=None):
         if line not in define_lines or not editable(mt.start(), line):
             continue
         end = sf._skip_balanced(mt.end(), min(len(m), mt.end() + 2000))
-        d = core["guard_decision"](rel, m[mt.end():end].split(",")[0])
+        d = core["name_decision"](
+            rel, *core["arg_name"](m[mt.end():end].split(",")[0]))
         if d == "convert":
             edits.append((line, col0, "spin_", "lock_t_"))
         elif d == "keep" and core["OPTS"]["raw"]:

@@ -186,16 +186,16 @@ static const struct lock_guard lock_guards[] = {
 const struct lock_guard *lock_guard_find(const char *constructor)
 {
 	static const char pre[] = "class_", post[] = "_constructor";
+	const size_t npre = sizeof(pre) - 1, npost = sizeof(post) - 1;
 	size_t n = strlen(constructor), i, len;
 
-	if (n <= strlen(pre) + strlen(post) ||
-	    strncmp(constructor, pre, strlen(pre)) ||
-	    strcmp(constructor + n - strlen(post), post))
+	if (n <= npre + npost || strncmp(constructor, pre, npre) ||
+	    strcmp(constructor + n - npost, post))
 		return NULL;
-	len = n - strlen(pre) - strlen(post);
+	len = n - npre - npost;
 	for (i = 0; i < sizeof(lock_guards) / sizeof(lock_guards[0]); i++)
 		if (strlen(lock_guards[i].cls) == len &&
-		    !strncmp(constructor + strlen(pre), lock_guards[i].cls, len))
+		    !strncmp(constructor + npre, lock_guards[i].cls, len))
 			return &lock_guards[i];
 	return NULL;
 }

@@ -308,6 +308,23 @@ static void add_fnargs(struct build *b, json_t *args)
 	}
 }
 
+/* Does @f call its parameter @n (calls_params)? */
+static bool calls_param(const struct cl_func *f, unsigned n)
+{
+	return n < 64 && (f->calls_params >> n & 1);
+}
+
+/*
+ * The functions callers pass as a parameter ("P:f#n"), or NULL: unknown,
+ * or more than max_fanout.
+ */
+static const struct strset *passed_fns(struct classify *c, const char *param)
+{
+	const struct strset *fns = prog_resolve_fns(c->p, param);
+
+	return fns && fns->n <= c->max_fanout ? fns : NULL;
+}
+
 /*
  * A function calls its parameter n when it passes it on to a callee that
  * calls it (__list_lru_walk_one()'s isolate, through list_lru_walk()'s):
@@ -325,18 +342,14 @@ static void close_calls_params(struct classify *c)
 
 			for (j = 0; j < f->ncalls; j++) {
 				const struct cl_call *cl = &f->calls[j];
-				unsigned long long callee =
-					c->funcs[cl->callee].calls_params;
 
 				for (k = 0; k < cl->npasses; k++) {
-					unsigned long long bit =
-						1ULL << cl->passes[k].param;
+					unsigned n = cl->passes[k].param;
 
-					if (cl->passes[k].idx < 64 &&
-					    cl->passes[k].param < 64 &&
-					    (callee >> cl->passes[k].idx & 1) &&
-					    !(f->calls_params & bit)) {
-						f->calls_params |= bit;
+					if (n < 64 && !calls_param(f, n) &&
+					    calls_param(&c->funcs[cl->callee],
+							cl->passes[k].idx)) {
+						f->calls_params |= 1ULL << n;
 						changed = true;
 					}
 				}
@@ -386,7 +399,7 @@ static void build_call(struct build *b, const struct flow_event *e)
 	}
 	/* through a function pointer parameter: what callers pass there */
 	if (!strncmp(callee, "P:", 2)) {
-		const struct strset *fns = prog_resolve_fns(b->c->p, callee);
+		const struct strset *fns = passed_fns(b->c, callee);
 		const char *hash = strrchr(callee, '#');
 		unsigned n = hash ? atoi(hash + 1) : 64;
 
@@ -394,8 +407,7 @@ static void build_call(struct build *b, const struct flow_event *e)
 		if (n < 64 && !e->st->last_ref)
 			b->c->funcs[b->func].calls_params |= 1ULL << n;
 
-		for (i = 0; fns && fns->n <= b->c->max_fanout && i < fns->n;
-		     i++) {
+		for (i = 0; fns && i < fns->n; i++) {
 			if ((fn = func_index(b->c, fns->v[i])) < 0)
 				continue;
 			add_call(b, fn, line, callee, e->st);
@@ -685,11 +697,11 @@ void enqueue_passed(struct classify *c, unsigned func, unsigned call,
 {
 	const struct cl_func *f = &c->funcs[func];
 	const struct cl_call *cl = &f->calls[call];
-	unsigned long long params = c->funcs[cl->callee].calls_params;
+	const struct cl_func *callee = &c->funcs[cl->callee];
 	unsigned i, j;
 
 	for (i = 0; i < cl->nfnargs; i++)
-		if (cl->fnargs[i].idx < 64 && (params >> cl->fnargs[i].idx & 1))
+		if (calls_param(callee, cl->fnargs[i].idx))
 			enqueue_arg(c, cl->fnargs[i].fn, cls, func, call, lock,
 				    cl->fnargs[i].idx);
 	/* its own parameter passed on: what its callers pass there */
@@ -699,13 +711,12 @@ void enqueue_passed(struct classify *c, unsigned func, unsigned call,
 		const struct strset *fns;
 		char *t;
 
-		if (cl->passes[i].idx >= 64 ||
-		    !(params >> cl->passes[i].idx & 1))
+		if (!calls_param(callee, cl->passes[i].idx))
 			continue;
 		t = xasprintf("P:%s#%u", f->f->id, cl->passes[i].param);
-		fns = prog_resolve_fns(c->p, t);
+		fns = passed_fns(c, t);
 		free(t);
-		for (j = 0; fns && fns->n <= c->max_fanout && j < fns->n; j++) {
+		for (j = 0; fns && j < fns->n; j++) {
 			int fn = func_index(c, fns->v[j]);
 
 			if (fn >= 0)

@@ -116,6 +116,8 @@ bool is_fn_ptr_type(CXType t);
 char *var_identity(struct xtu *t, CXCursor var);
 char *field_identity(struct xtu *t, CXCursor field);
 char *func_identity(struct xtu *t, CXCursor fn);
+/* Append target alternative @t to @out ("a|b"). */
+void add_target(struct sb *out, const char *t);
 /* Lock target of an expression: "L:id", "P:fn#n", "R:fn", "F:id", "U:why". */
 void lock_target(struct xfn *f, CXCursor e, struct sb *out);
 /* Identity of any lvalue (timers, ops objects), or NULL. */

@@ -233,7 +233,7 @@ static int param_index(CXCursor fn, CXCursor parm)
 	return -1;
 }
 
-static void add_target(struct sb *out, const char *t)
+void add_target(struct sb *out, const char *t)
 {
 	if (out->len)
 		sb_adds(out, "|");
@@ -547,20 +547,14 @@ static bool is_local_var(CXCursor ref)
  */
 static void local_stored(struct xfn *f, CXCursor lhs, CXCursor val)
 {
-	CXCursor ref = clang_getCursorReferenced(lhs);
 	CXCursor local = clang_getCursorReferenced(val);
 	char *id, *t;
 
+	/* a field or a global: local_visit() took "local = ..." already */
 	if (clang_getCursorKind(val) != CXCursor_DeclRefExpr ||
-	    !is_local_var(local))
-		return;
-	if (clang_getCursorKind(lhs) == CXCursor_MemberRefExpr)
-		id = field_identity(f->t, ref);
-	else if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
-		 clang_getCursorKind(ref) == CXCursor_VarDecl &&
-		 !is_local_var(ref))
-		id = var_identity(f->t, ref);
-	else
+	    !is_local_var(local) ||
+	    clang_getCursorKind(lhs) == CXCursor_UnaryOperator ||
+	    !(id = lvalue_identity(f, lhs)))
 		return;
 	t = xasprintf("F:%s", id);
 	local_add(&local_of(f, local)->stored, t);

@@ -81,10 +81,10 @@ void record_local_slots(struct xfn *f)
 	for (i = 0; i < f->nlocals; i++) {
 		struct sb flows = SB_INIT;
 
-		sb_addf(&flows, "%s%s%s", f->locals[i].targets.buf ?: "",
-			f->locals[i].targets.len && f->locals[i].stored.len
-				? "|" : "",
-			f->locals[i].stored.buf ?: "");
+		if (f->locals[i].targets.len)
+			add_target(&flows, f->locals[i].targets.buf);
+		if (f->locals[i].stored.len)
+			add_target(&flows, f->locals[i].stored.buf);
 		record_slot(f->t, f->fi, f->locals[i].decl, flows.buf);
 		sb_release(&flows);
 	}
