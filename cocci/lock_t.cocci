@@ -703,6 +703,8 @@ def arg_name(arg):
             mm = re.search(r",\s*([A-Za-z_]\w*)\s*\)$", arg[k:])
             return (mm.group(1), True) if mm else (None, False)
         arg = arg[:k].rstrip()
+        # DEFINE_SPINLOCK(x __attribute__((unused))): the lock is x
+        arg = re.sub(r"\s+__attribute__$", "", arg)
     mm = re.search(r"(\.|->)?\s*([A-Za-z_]\w*)$", arg)
     if not mm:
         return None, False

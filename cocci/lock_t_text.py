@@ -119,9 +119,17 @@ def impl_regions(sf, impl):
         _IMPL_RE[key] = names
     spans = []
     for (lo, hi) in _top_level(m):
+        depth, at = 0, lo
         for t in names.finditer(m, lo, hi):
             if spans and t.start() < spans[-1][1]:
                 continue            # in the last one's parameters or body
+            # a macro's argument (TRACE_EVENT's TP_fast_assign code) or
+            # a declaration macro (DEFINE_SPINLOCK(x)) defines nothing
+            seg = m[max(at, spans[-1][1] if spans else lo):t.start()]
+            depth += seg.count("(") - seg.count(")")
+            at = t.start()
+            if depth > 0 or t.group(0).rstrip("( \t\n").isupper():
+                continue
             e = _match_close(m, t.end() - 1, "(", ")")
             k2 = e + 1
             while k2 < len(m) and m[k2] not in "{;":
@@ -228,7 +236,7 @@ def convert_file(core, path, orig_root=None):
         if name == "spinlock_t":
             d = core["type_decision"](path, line, col0, sf=sf)
         elif name == "DEFINE_SPINLOCK":
-            a = re.match(r"\s*\(\s*([A-Za-z_]\w*)\s*\)", m[off + len(name):off + 200])
+            a = re.match(r"\s*\(\s*([A-Za-z_]\w*)\s*(?:\)|__attribute__)", m[off + len(name):off + 200])
             key = (rel, line, a.group(1)) if a else None
             if key and key in core["KEEP_DECLS"]:
                 core["USED_DECLS"].add(key)

@@ -9,6 +9,7 @@
 
 #include "apitab.h"
 #include "hash.h"
+#include "leftover.h"
 #include "pool.h"
 #include "progress.h"
 #include "util.h"
@@ -28,6 +29,7 @@ struct conv {
 	const char *target;	/* the tree being written */
 	char *sites_path, *decls_path, *names_path, *logs;
 	struct strset keep_lines; /* "file:line" of every keep entry */
+	struct strset impl;	/* names whose definitions are the API */
 	struct name *keep_names;  /* names only kept locks have */
 	struct cfile *files;
 	size_t nfiles;
@@ -968,121 +970,17 @@ int lock_h_names(const char *template_path, char ***names, size_t *n)
 	return 0;
 }
 
-/* API words that must not survive on a converted line. */
-static bool spin_api_word(const char *w, size_t n)
-{
-	char buf[64];
-	const struct lock_api *a;
-
-	if (n >= sizeof(buf))
-		return false;
-	memcpy(buf, w, n);
-	buf[n] = '\0';
-	if (!strcmp(buf, "spinlock_t") || !strcmp(buf, "DEFINE_SPINLOCK"))
-		return true;
-	a = lock_api_find(buf);
-	return a && !(a->flags & (LAPI_RAW | LAPI_INTERNAL));
-}
-
-/*
- * A line that defines part of the API itself ("#define cond_resched_lock",
- * "extern int __cond_resched_lock(spinlock_t *lock);") stays: lock.h
- * wraps it.
- */
-static bool defines_api(const char *line)
-{
-	const char *p = line + strspn(line, " \t"), *w;
-
-	if (!strncmp(p, "#define", 7)) {
-		p += 7;
-		p += strspn(p, " \t");
-		for (w = p; ident_char(*p); p++)
-			;
-		return spin_api_word(w, p - w);
-	}
-	for (; *p && *p != '\n'; p++) {
-		if (p[0] != '_' || p[1] != '_' || (p > line && ident_char(p[-1])))
-			continue;
-		for (w = p + 2; ident_char(*p); p++)
-			;
-		if (*p == '(' && spin_api_word(w, p - w))
-			return true;
-		p--;
-	}
-	return false;
-}
-
-/* Lines left with spinlock API words (outside comments and strings). */
+/* Lines left with spinlock API words (tool/leftover.c). */
 static void check_file(struct conv *cv, struct cfile *f)
 {
 	char *path = xasprintf("%s/%s", cv->target, f->rel);
 	char *t = read_file(path, NULL);
 
 	if (t)
-		cv->leftovers += convert_leftovers(f->rel, t, &cv->keep_lines,
-						   cv->leftover_list);
+		cv->leftovers += leftover_lines(f->rel, t, &cv->keep_lines, &cv->impl,
+						cv->leftover_list);
 	free(t);
 	free(path);
-}
-
-unsigned convert_leftovers(const char *rel, const char *t,
-			   const struct strset *keep, json_t *list)
-{
-	const char *p;
-	unsigned line = 1, n = 0;
-
-	for (p = t; p && *p; p++) {
-		const char *w;
-
-		if (*p == '\n') {
-			line++;
-		} else if (p[0] == '/' && p[1] == '*') {
-			for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
-				line += *p == '\n';
-			if (!*p)
-				break;
-			p++;
-		} else if (p[0] == '/' && p[1] == '/') {
-			p += strcspn(p, "\n") - 1;
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p;
-
-			for (p++; *p && *p != q && *p != '\n'; p++)
-				if (*p == '\\' && p[1])
-					line += *++p == '\n';
-			if (!*p)
-				break;
-			line += *p == '\n';
-		} else if (ident_char(*p) && (p == t || !ident_char(p[-1]))) {
-			for (w = p; ident_char(*p); p++)
-				;
-			if (spin_api_word(w, p - w)) {
-				const char *bol = w;
-				char *pos;
-
-				while (bol > t && bol[-1] != '\n')
-					bol--;
-				if (defines_api(bol)) {
-					p--;
-					continue;
-				}
-				pos = xasprintf("%s:%u", rel, line);
-
-				if (!strset_has(keep, pos)) {
-					n++;
-					if (json_array_size(list) < 200)
-						json_array_append_new(
-							list,
-							json_pack("{ssss#}", "at",
-								  pos, "word", w,
-								  p - w));
-				}
-				free(pos);
-			}
-			p--;
-		}
-	}
-	return n;
 }
 
 /* ---- driver ---- */
@@ -1156,23 +1054,16 @@ static void collect_files(struct conv *cv)
 /* The names lock_t.cocci converts: the keys of its LOCK_T_MAP. */
 static struct name *cocci_names(const char *cocci)
 {
-	char *t = read_file(cocci, NULL), *p, *end, *q;
+	char *t = read_file(cocci, NULL);
+	struct strset keys = { 0 };
 	struct name *set = NULL;
+	unsigned i;
 
-	p = t ? strstr(t, "\nLOCK_T_MAP = {\n") : NULL;
-	end = p ? strstr(p, "\n}\n") : NULL;
-	for (; p && p < end; p = strchr(p + 1, '\n')) {
-		q = p + 1 + strspn(p + 1, " ");
-		if (*q++ != '"')
-			continue;
-		p = q + strcspn(q, "\"\n");
-		if (*p == '"' && p[1] == ':') {
-			char *name = xstrndup(q, p - q);
-
-			name_add(&set, name);
-			free(name);
-		}
-	}
+	if (t)
+		cocci_block_names(t, "LOCK_T_MAP", true, &keys);
+	for (i = 0; i < keys.n; i++)
+		name_add(&set, keys.v[i]);
+	strset_free(&keys);
 	free(t);
 	return set;
 }
@@ -1417,6 +1308,10 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		rc = EXIT_ENV;
 		goto out;
 	}
+	if (leftover_impl_names(cv.cocci, &cv.impl) < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
 	if (mkdir_p(cv.logs) < 0) {
 		error("%s: %s", cv.logs, strerror(errno));
 		rc = EXIT_ENV;
@@ -1500,6 +1395,7 @@ out:
 	names_free(&cv.keep_names);
 	free(cv.logs);
 	strset_free(&cv.keep_lines);
+	strset_free(&cv.impl);
 	json_decref(cv.leftover_list);
 	return rc;
 }

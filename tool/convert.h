@@ -43,14 +43,6 @@ bool convert_leaves_alone(const char *rel);
 int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		json_t *classification, json_t **result);
 
-/*
- * Lines of @text (the file @rel) that still carry a spinlock API word
- * outside comments and strings and are not in @keep ("file:line"):
- * their number; the first 200 go to @list as {at, word}.
- */
-unsigned convert_leftovers(const char *rel, const char *text,
-			   const struct strset *keep, json_t *list);
-
 /* Names lock.h defines, read from the template (for collision checks). */
 int lock_h_names(const char *template_path, char ***names, size_t *n);
 

@@ -2,10 +2,12 @@
 /* The readers of outside text, on buffers: what the fuzzers also run. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "unit.h"
 #include "cache.h"
 #include "convert.h"
+#include "leftover.h"
 #include "tree.h"
 #include "util.h"
 
@@ -53,29 +55,76 @@ static void cache_entry(void **state)
 
 static void leftovers(void **state)
 {
-	struct strset keep = { 0 };
+	struct strset keep = { 0 }, impl = { 0 };
 	json_t *list = json_array();
 	const char *text =
 		"/* spin_lock(&a)\n * spin_unlock */\n"	/* 1-2: comment */
 		"const char *s = \"spin_lock \\\n"	/* 3-4: a string */
 		"spin_unlock\";\n"
-		"\tspin_lock(&b);\n"			/* 5: left over */
+		"\tspin_lock(&b); spin_unlock(&b);\n"	/* 5: left over, once */
 		"\tspin_lock(&kept);\n"			/* 6: kept */
 		"#define spin_lock_irq(l) x\n"		/* 7: the API itself */
 		"// spin_lock\n"			/* 8 */
-		"\tspin_unlock(&b); /* spin_lock\n";	/* 9, unterminated */
+		"\tlock_t spin_lock; x->spin_lock = 1;\n"	/* 9: names */
+		"\tgoto spin_unlock; spin_unlock:\n"	/* 10: a label */
+		"int spin_needbreak(spinlock_t *l)\n"	/* 11-13: a definition */
+		"{ spin_unlock(l);\n}\n"
+		"#define kfifo_in_spinlocked(f, b, n, l) \\\n" /* 14-15 */
+		"\tspin_lock(l)\n"
+		"TRACE_EVENT(x, spin_lock(&c););\n"	/* 16: not a definition */
+		"static spinlock_t d;\n"		/* 17 */
+		"\tspin_unlock(&b); /* spin_lock\n";	/* 18, unterminated */
 	unsigned n;
 
 	(void)state;
 	strset_add(&keep, "f.c:6");
-	n = convert_leftovers("f.c", text, &keep, list);
-	assert_int_equal(n, 2);
+	strset_add(&impl, "spin_needbreak");
+	strset_add(&impl, "spin_lock");
+	strset_add(&impl, "spin_lock_irq");
+	strset_add(&impl, "kfifo_in_spinlocked");
+	n = leftover_lines("f.c", text, &keep, &impl, list);
+	assert_int_equal(n, 4);
 	assert_string_equal(json_string_value(json_object_get(
 				    json_array_get(list, 0), "at")), "f.c:5");
 	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(list, 1), "at")), "f.c:9");
+				    json_array_get(list, 1), "at")), "f.c:16");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(list, 2), "at")), "f.c:17");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(list, 3), "at")), "f.c:18");
 	json_decref(list);
 	strset_free(&keep);
+	strset_free(&impl);
+}
+
+/* The names read from the rules: LOCK_T_MAP's keys and IMPL's members. */
+static void leftover_names(void **state)
+{
+	struct strset impl = { 0 };
+	char path[] = "/tmp/rtlock-impl-XXXXXX";
+	const char *cocci = "@script:python@\n@@\nLOCK_T_MAP = {\n"
+			    "    \"spin_lock\": (\"acquire_lock_t\", \"raw_spin_lock\"),\n"
+			    "    # \"in_a_comment\": no\n"
+			    "    \"spinlock_t\": (\"lock_t\", \"raw_spinlock_t\"),\n"
+			    "    \"kref_put_lock\":   (\"kref_put_acquire_lock\", None),\n}\n"
+			    "IMPL = set(k for k in LOCK_T_MAP if k != \"spinlock_t\") | {\n"
+			    "    \"__cond_resched_lock\", \"spinlock_check\",\n}\n";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, cocci, strlen(cocci)), (ssize_t)strlen(cocci));
+	close(fd);
+	assert_int_equal(leftover_impl_names(path, &impl), 0);
+	assert_true(strset_has(&impl, "spin_lock"));
+	assert_true(strset_has(&impl, "kref_put_lock"));
+	assert_true(strset_has(&impl, "__cond_resched_lock"));
+	assert_true(strset_has(&impl, "spinlock_check"));
+	assert_false(strset_has(&impl, "acquire_lock_t"));
+	assert_false(strset_has(&impl, "spinlock_t"));
+	assert_int_equal(impl.n, 4);
+	strset_free(&impl);
+	unlink(path);
 }
 
 static void makefile(void **state)
@@ -97,6 +146,7 @@ int test_readers(void)
 		cmocka_unit_test(utf8),
 		cmocka_unit_test(cache_entry),
 		cmocka_unit_test(leftovers),
+		cmocka_unit_test(leftover_names),
 		cmocka_unit_test(makefile),
 	};
 	return cmocka_run_group_tests_name("readers", tests, NULL, NULL);
