@@ -11,12 +11,17 @@
 #                sections, relocations and symbols (see compare_objs)
 #   idempotent   rtlock convert on the converted tree changes nothing
 #
+# With the pristine build (equal) and another build in the same run, the
+# compiler warnings of the other build that the pristine one does not
+# have are listed (new-warnings-NAME.txt) and count as a failure.
+#
 # The objects are those of the .c files the conversion changed that the
 # config builds (a file #included by a built .c of its folder is checked
 # through that object).  All kbuild output goes to the work directory.
 #
 #   tool/verify.sh [options] KERNEL
 #   tool/verify.sh --compare A.o B.o
+#   tool/verify.sh --new-warnings A.log TREE_A B.log TREE_B
 #
 # Exit status: 0 all good, 1 differences or failures, 2 bad command line,
 # 3 bad input, 4 environment (kbuild or rtlock convert failed).
@@ -26,6 +31,7 @@ usage() {
 	cat <<'EOF'
 usage: tool/verify.sh [options] KERNEL
        tool/verify.sh --compare PRISTINE.o CONVERTED.o
+       tool/verify.sh --new-warnings PRISTINE.log PRISTINE-TREE OTHER.log OTHER-TREE
 
 KERNEL is the pristine tree.  Options:
   --converted DIR   the converted tree (default: rtlock convert KERNEL into
@@ -192,6 +198,32 @@ compare_objs() {
 	rm -rf "$t"
 	return $_crc
 }
+
+# log_warnings LOG TREE: the compiler warnings of a build log, paths made
+# relative to TREE, sorted, each once
+log_warnings() {
+	grep ': warning: ' "$1" | sed "s|$2/||g" | sort -u
+}
+
+# new_warnings A.log TREE_A B.log TREE_B: the warnings of B that A has not;
+# status 1 if there is one
+new_warnings() {
+	log_warnings "$1" "$2" > "${TMPDIR:-/tmp}/rtlock-warn.$$"
+	log_warnings "$3" "$4" | comm -13 "${TMPDIR:-/tmp}/rtlock-warn.$$" - |
+		awk '{ print } END { exit NR > 0 }'
+	_r=$?
+	rm -f "${TMPDIR:-/tmp}/rtlock-warn.$$"
+	return $_r
+}
+
+if [ "${1:-}" = "--new-warnings" ]; then
+	[ $# -eq 5 ] || usage
+	for f in "$2" "$4"; do
+		[ -f "$f" ] || die 3 "$f: no such file"
+	done
+	new_warnings "$2" "$3" "$4" "$5"
+	exit $?
+fi
 
 if [ "${1:-}" = "--compare" ]; then
 	[ $# -eq 3 ] || usage
@@ -488,6 +520,7 @@ build() {
 	note "building $(wc -l < "$W/objects.tsv") objects ($_name)"
 	rm -rf "$W/logs/$_name"
 	mkdir -p "$W/logs/$_name"
+	: > "$W/warnings-$_name.txt"
 	if ! kmake "$_tree" "$_o" -j"$jobs" prepare > "$W/logs/$_name-prepare.log" 2>&1; then
 		_err=$(first_error "$W/logs/$_name-prepare.log" "$_tree")
 		note "$_name: kbuild prepare failed: $_err"
@@ -498,9 +531,12 @@ build() {
 		return
 	fi
 	rm -f "$W/prepare-failed-$_name"
+	# compiled again, so that the log has every warning of every object
+	(cd "$_o" && cut -f1 "$W/objects.tsv" | xargs rm -f)
 	# shellcheck disable=SC2046
 	kmake "$_tree" "$_o" -k -j"$jobs" $(cut -f1 "$W/objects.tsv") \
 		> "$W/logs/$_name.log" 2>&1
+	log_warnings "$W/logs/$_name.log" "$_tree" > "$W/warnings-$_name.txt"
 	cut -f1 "$W/objects.tsv" | while read -r obj; do
 		# kbuild deletes the target of a failed command
 		if [ -f "$_o/$obj" ]; then
@@ -578,6 +614,21 @@ if [ $do_eq = 1 ] && [ "$n_obj" -gt 0 ]; then
 	t_eq=$(($(date +%s) - s))
 fi
 
+# ---- warnings the pristine build does not have ----
+
+: > "$W/new-warnings.tsv"
+rm -f "$W"/new-warnings-*.txt
+if [ $do_eq = 1 ] && [ "$n_obj" -gt 0 ]; then
+	for name in typecheck typecheck-rt converted; do
+		[ -f "$W/warnings-$name.txt" ] || continue
+		comm -13 "$W/warnings-pristine.txt" "$W/warnings-$name.txt" \
+			> "$W/new-warnings-$name.txt"
+		printf '%s\t%s\n' "$name" "$(wc -l < "$W/new-warnings-$name.txt")" \
+			>> "$W/new-warnings.tsv"
+	done
+fi
+new_warn=$(awk -F'\t' '{ n += $2 } END { print n + 0 }' "$W/new-warnings.tsv")
+
 # ---- idempotence ----
 
 idem_state=skipped
@@ -639,7 +690,7 @@ tc_ok=$(count 3 ok) tc_fail=$(count 3 fail)
 rt_ok=$(count 5 ok) rt_fail=$(count 5 fail)
 eq_id=$(count 7 identical) eq_lines=$(count 7 lines)
 eq_diff=$(count 7 differs) eq_fail=$(count 7 failed)
-[ $((tc_fail + rt_fail + eq_diff + eq_fail)) -eq 0 ] || rc=1
+[ $((tc_fail + rt_fail + eq_diff + eq_fail + new_warn)) -eq 0 ] || rc=1
 case $idem_state in differs|failed) rc=1 ;; esac
 secs=$(($(date +%s) - start))
 
@@ -676,6 +727,16 @@ secs=$(($(date +%s) - start))
 	[ $do_eq = 1 ] &&
 		echo "non-RT:     $eq_id identical, $eq_lines only line numbers," \
 			"$eq_diff differ, $eq_fail failed to build"
+	if [ $do_eq = 1 ] && [ "$n_obj" -gt 0 ]; then
+		echo "warnings:   $(wc -l < "$W/warnings-pristine.txt") in the pristine build;" \
+			"new in the others: $(awk -F'\t' '{ printf "%s%s %s", s, $1, $2; s = ", " }' \
+			"$W/new-warnings.tsv")"
+		for f in "$W"/new-warnings-*.txt; do
+			[ -s "$f" ] && sed -n '1,5s/^/            /p' "$f"
+		done
+	elif [ $do_tc = 1 ]; then
+		echo "warnings:   not compared (the equal step builds the pristine tree)"
+	fi
 	echo "idempotent: $idem_state$([ -s "$W/idempotence.txt" ] &&
 		echo " ($(wc -l < "$W/idempotence.txt") files, see $W/idempotence.diff)")"
 	echo "time:       ${secs}s; details in $W"
@@ -688,6 +749,7 @@ done > "$W/prepare-failed.tsv"
 jq -S -n --rawfile res "$W/results.tsv" --rawfile skipped "$W/skipped.txt" \
 	--rawfile prep "$W/prepare-failed.tsv" \
 	--rawfile idem "$W/idempotence.txt" \
+	--rawfile neww "$W/new-warnings.tsv" \
 	--arg kernel "$kernel" --arg converted "$converted" \
 	--arg config "$config" --argjson rt "$rt" --arg steps "$steps" \
 	--argjson changed "$n_changed" --argjson changed_c "$n_changed_c" \
@@ -722,6 +784,7 @@ jq -S -n --rawfile res "$W/results.tsv" --rawfile skipped "$W/skipped.txt" \
 		       lines: n("code"; "lines"),
 		       differs: n("code"; "differs"),
 		       failed: n("code"; "failed")},
+		new_warnings: (lines($neww) | map(split("\t") | {(.[0]): (.[1] | tonumber)}) | add // {}),
 		idempotent: {state: $idem_state,
 			     files: (lines($idem) | .[:100])},
 		seconds: {total: $secs, typecheck: num($t_tc),

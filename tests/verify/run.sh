@@ -117,6 +117,37 @@ if [ $built = 1 ]; then
 else
 	ko "compare: cannot compile the test objects"
 fi
+# warnings: those of the other build the pristine build has not, paths
+# relative to each tree, each once
+mkdir -p "$tmp/w"
+cat > "$tmp/w/pristine.log" <<EOF
+  CC      fs/a.o
+/src/p/fs/a.c:3:5: warning: unused variable 'x' [-Wunused-variable]
+/src/p/fs/a.c:3:5: warning: unused variable 'x' [-Wunused-variable]
+EOF
+cat > "$tmp/w/same.log" <<EOF
+  CC      fs/a.o
+/src/c/fs/a.c:3:5: warning: unused variable 'x' [-Wunused-variable]
+EOF
+cat > "$tmp/w/new.log" <<EOF
+/src/c/fs/a.c:3:5: warning: unused variable 'x' [-Wunused-variable]
+/src/c/fs/b.c:9:2: warning: passing argument 1 of 'f' from incompatible pointer type [-Wincompatible-pointer-types]
+/src/c/fs/b.c:9:2: warning: passing argument 1 of 'f' from incompatible pointer type [-Wincompatible-pointer-types]
+EOF
+if ! "$verify" --new-warnings "$tmp/w/pristine.log" /src/p "$tmp/w/same.log" \
+	/src/c > "$tmp/err" 2>&1 || [ -s "$tmp/err" ]; then
+	ko warnings-same
+else
+	ok warnings-same
+fi
+if "$verify" --new-warnings "$tmp/w/pristine.log" /src/p "$tmp/w/new.log" \
+	/src/c > "$tmp/err" 2>&1; then
+	ko "warnings-new: exit status 0"
+elif [ "$(cat "$tmp/err")" != "fs/b.c:9:2: warning: passing argument 1 of 'f' from incompatible pointer type [-Wincompatible-pointer-types]" ]; then
+	ko "warnings-new: $(head -c 300 "$tmp/err")"
+else
+	ok warnings-new
+fi
 # .modinfo: the strings count, but for KBUILD_MODFILE's "NAME.file="
 modinfo() {
 	mkdir -p "$tmp/mi/$1" &&
