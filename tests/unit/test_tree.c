@@ -118,6 +118,14 @@ static void prefilter(void **state)
 	tree_release(&t);
 	assert_true(prefilter_match("x spinlock_t y", 14));
 	assert_false(prefilter_match("mutex_lock(&m);", 15));
+	/* at either end, cut short by the length, the last token */
+	assert_true(prefilter_match("spin_lock", 9));
+	assert_true(prefilter_match("x = 1; on_each_cpu", 18));
+	assert_false(prefilter_match("x = 1; on_each_cpu", 17));
+	assert_true(prefilter_match("\tchained_handler", 16));
+	assert_false(prefilter_match("chained_handle", 14));
+	assert_false(prefilter_match("s", 1));
+	assert_false(prefilter_match("", 0));
 	/*
 	 * a .c file another one includes is parsed as part of it, as kbuild
 	 * compiles it: the includer is a TU, the included one a header
