@@ -394,12 +394,6 @@ const char *rel_to(const char *root, size_t rootlen, const char *path)
 	return path + rootlen + 1;
 }
 
-bool ident_char(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
 const char *json_str(json_t *o, const char *k)
 {
 	const char *s = json_string_value(json_object_get(o, k));

@@ -111,8 +111,12 @@ char *path_from_cwd(const char *path);
 /* Path of @path relative to @root when inside it, else NULL. */
 const char *rel_to(const char *root, size_t rootlen, const char *path);
 bool has_suffix(const char *s, const char *suffix);
-/* a letter, digit or underscore */
-bool ident_char(char c);
+/* a letter, digit or underscore (inline: the text scans call it a byte) */
+static inline bool ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
 /* the string member @k of object @o, "" when there is none */
 const char *json_str(json_t *o, const char *k);
 /* Is one of the strings of array @words among the NULL-ended @names? */
