@@ -14,6 +14,15 @@ struct fi_file {
 	char *path;
 	bool exists;
 	char hash[HASH_HEX];	/* of the content, when it exists */
+	/*
+	 * The work tree file as last read: a file staged again with the
+	 * same inode, size and modification time is not read again (the
+	 * conversion writes a file by renaming a new one over it).
+	 */
+	bool read;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
 	UT_hash_handle hh;
 };
 
@@ -91,10 +100,20 @@ int fi_stage(struct fastimport *fi, const char *rel)
 		free(path);
 		return rc;
 	}
+	if (f->read && f->exists && st.st_ino == f->ino && st.st_size == f->size &&
+	    st.st_mtim.tv_sec == f->mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == f->mtime.tv_nsec) {
+		free(path);
+		return 0;
+	}
 	text = read_file(path, &len);
 	free(path);
 	if (!text)
 		return -1;
+	f->read = true;
+	f->ino = st.st_ino;
+	f->size = st.st_size;
+	f->mtime = st.st_mtim;
 	hash_buf(text, len, hash);
 	if (!f->exists || strcmp(hash, f->hash)) {
 		f->exists = true;
