@@ -90,15 +90,41 @@ static const char *const sleepers[] = {
 	"rt_mutex_lock", NULL,
 };
 
-static bool is_sleeper(const char *callee)
+static bool in_names(const char *const *names, const char *s)
 {
-	unsigned i;
-
-	for (i = 0; sleepers[i]; i++)
-		if (!strcmp(callee, sleepers[i]))
+	for (; *names; names++)
+		if (!strcmp(s, *names))
 			return true;
 	return false;
 }
+
+static bool is_sleeper(const char *callee)
+{
+	return in_names(sleepers, callee);
+}
+
+/*
+ * The memory allocator's entry points.  On PREEMPT_RT the allocator takes
+ * sleeping locks (zone->lock, the pcp and slab node locks) and may not be
+ * called where a task cannot sleep (Documentation/locking/locktypes.rst,
+ * "raw_spinlock_t on RT": no kmalloc(GFP_ATOMIC) under a raw_spinlock_t).
+ * A context that cannot sleep therefore does not reach its locks: the call
+ * is the PREEMPT_RT bug, not a reason to make them spin.  Unlike a sleeper,
+ * calling one says nothing of the caller (kmalloc(GFP_ATOMIC) under a
+ * spinlock_t is fine on PREEMPT_RT).
+ */
+static const char *const rt_sleepers[] = {
+	"__alloc_pages", "__alloc_pages_bulk", "free_the_page", "free_unref_page",
+	"free_unref_page_list", "__free_pages_ok", "slab_alloc_node", "slab_free",
+	"__slab_free", "__kmem_cache_alloc_node", "__kmem_cache_free",
+	"kmem_cache_alloc", "kmem_cache_alloc_lru", "kmem_cache_alloc_node",
+	"kmem_cache_alloc_bulk", "kmem_cache_free", "kmem_cache_free_bulk",
+	"kfree", "kmalloc_trace", "kmalloc_node_trace", "__kmalloc",
+	"__kmalloc_node", "__kmalloc_node_track_caller", "kmalloc_large",
+	"kmalloc_large_node", "free_large_kmalloc", "__vmalloc_node_range",
+	"vfree", "kvfree", NULL,
+};
+
 
 static struct fieldfns *field_fns(struct classify *c, const char *field)
 {
@@ -626,7 +652,8 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		c->funcs[i].from_func = c->funcs[i].from_call = -1;
 		c->funcs[i].from_lock = c->funcs[i].from_arg = -1;
 		/* a sleeping primitive itself is never atomic either */
-		c->funcs[i].sleeps = is_sleeper(fv[i]->id);
+		c->funcs[i].sleeps = is_sleeper(fv[i]->id) ||
+				     in_names(rt_sleepers, fv[i]->name);
 		fi->id = fv[i]->id;
 		fi->idx = i;
 		HASH_ADD_KEYPTR(hh, c->fmap, fi->id, strlen(fi->id), fi);
