@@ -1028,7 +1028,9 @@ static void check_file(struct conv *cv, struct cfile *f)
 bool convert_leaves_alone(const char *rel)
 {
 	static const char *const prefixes[] = {
-		"kernel/locking/", "lib/bucket_locks.c", "include/linux/seqlock.h",
+		"kernel/locking/", "lib/bucket_locks.c",
+		/* seqlock.h; 6.12 also seqlock_types.h, seqlock_api.h */
+		"include/linux/seqlock",
 		"include/linux/local_lock", "include/uapi/",
 		"arch/x86/include/uapi/",
 	};
