@@ -221,7 +221,7 @@ IMPL = set(k for k in LOCK_T_MAP if k != "spinlock_t") | {
 
 # The lock implementation itself is never converted.
 EXCLUDE_FILES = re.compile(
-    r"^(include/linux/(spinlock[^/]*|local_lock[^/]*|lock|lock_types|seqlock)\.h"
+    r"^(include/linux/(spinlock[^/]*|local_lock[^/]*|lock|lock_types|seqlock[^/]*)\.h"
     r"|kernel/locking/|lib/bucket_locks\.c$"
     r"|include/uapi/|arch/[^/]+/include/uapi/"
     r"|arch/[^/]+/include/asm/spinlock[^/]*\.h)")
