@@ -524,16 +524,62 @@ static void hash_kept_names(struct conv *cv, struct hasher *h,
 }
 
 /*
+ * The lines of a keep list, by the file they name (the text before the
+ * first ':'), in list order: a file's key finds its entries without
+ * searching the whole list (strstr() of every list for every file).
+ */
+struct entries {
+	char *file;
+	const char **v;		/* line starts */
+	size_t n, alloc;
+	UT_hash_handle hh;
+};
+
+static struct entries *index_entries(const char *list)
+{
+	struct entries *ix = NULL, *e;
+	const char *p;
+
+	for (p = list; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		size_t k = strcspn(p, ":\n");
+
+		if (p[k] != ':')
+			continue;
+		HASH_FIND(hh, ix, p, k, e);
+		if (!e) {
+			e = xcalloc(1, sizeof(*e));
+			e->file = xstrndup(p, k);
+			HASH_ADD_KEYPTR(hh, ix, e->file, k, e);
+		}
+		ALLOC_GROW(e->v, e->n, e->alloc);
+		e->v[e->n++] = p;
+	}
+	return ix;
+}
+
+static void free_entries(struct entries **ix)
+{
+	struct entries *e, *tmp;
+
+	HASH_ITER(hh, *ix, e, tmp) {
+		HASH_DEL(*ix, e);
+		free(e->file);
+		free(e->v);
+		free(e);
+	}
+}
+
+/*
  * Key: rules, path, content, the keep entries of this file (sites,
  * declarations, names kept in this file only) and the kept names it uses.
  */
-static void file_key(struct conv *cv, struct cfile *f, char *const lists[3])
+static void file_key(struct conv *cv, struct cfile *f, struct entries *const ix[3])
 {
 	struct hasher h;
 	char content[HASH_HEX], *path = xasprintf("%s/%s", cv->s->tree.root,
 						  f->rel), *text;
-	size_t n = strlen(f->rel), len;
-	const char *p;
+	struct entries *e;
+	size_t len, j;
 	unsigned i;
 
 	text = read_file(path, &len);
@@ -545,10 +591,11 @@ static void file_key(struct conv *cv, struct cfile *f, char *const lists[3])
 	hasher_adds(&h, cv->rules);
 	hasher_adds(&h, f->rel);
 	hasher_adds(&h, content);
-	for (i = 0; i < 3; i++)
-		for (p = lists[i]; p && (p = strstr(p, f->rel)); p += n)
-			if ((p == lists[i] || p[-1] == '\n') && p[n] == ':')
-				hasher_add(&h, p, strcspn(p, "\n"));
+	for (i = 0; i < 3; i++) {
+		HASH_FIND_STR(ix[i], f->rel, e);
+		for (j = 0; e && j < e->n; j++)
+			hasher_add(&h, e->v[j], strcspn(e->v[j], "\n"));
+	}
 	if (text)
 		hash_kept_names(cv, &h, text, len);
 	hasher_final(&h, f->key);
@@ -782,6 +829,8 @@ static int convert_files(struct conv *cv)
 	char *lists[] = { read_file(cv->sites_path, NULL),
 			  read_file(cv->decls_path, NULL),
 			  read_file(cv->names_path, NULL) };
+	struct entries *ix[] = { index_entries(lists[0]), index_entries(lists[1]),
+				 index_entries(lists[2]) };
 	size_t i, nfail = 0, *retry, batch;
 	int rc = 0;
 
@@ -790,7 +839,7 @@ static int convert_files(struct conv *cv)
 		struct cfile *f = &cv->files[i];
 		char *cp;
 
-		file_key(cv, f, lists);
+		file_key(cv, f, ix);
 		cp = cached_path(cv, f->key);
 		if (is_file(cp)) {
 			char *to = xasprintf("%s/%s", cv->target, f->rel);
@@ -807,8 +856,10 @@ static int convert_files(struct conv *cv)
 		}
 		free(cp);
 	}
-	for (i = 0; i < ARRAY_SIZE(lists); i++)
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		free_entries(&ix[i]);
 		free(lists[i]);
+	}
 	batch = batch_size(cv);
 	if (cv->ntodo && run_batches(cv, batch, cv->o->timeout * batch) < 0) {
 		cache_converted(cv);
