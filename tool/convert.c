@@ -71,6 +71,13 @@ static bool maybe_kept(const uint64_t *bits, const char *w, size_t n)
 	return bits && bits[b / 64] >> (b % 64) & 1;
 }
 
+static void add_kept_word(uint64_t *bits, const char *w, size_t n)
+{
+	unsigned b = word_hash(w, n);
+
+	bits[b / 64] |= 1ull << (b % 64);
+}
+
 /* A set of names. */
 struct name {
 	char *s;
@@ -355,9 +362,8 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	cv->kept_words = xcalloc(KEPT_WORD_BITS / 64, sizeof(uint64_t));
 	HASH_ITER(hh, cv->keep_names, e, tmp) {
 		const char *w = e->s + (e->s[0] == '.');
-		unsigned b = word_hash(w, strlen(w));
 
-		cv->kept_words[b / 64] |= 1ull << (b % 64);
+		add_kept_word(cv->kept_words, w, strlen(w));
 		sb_addf(&names, "%s\n", e->s);
 	}
 
