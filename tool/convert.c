@@ -1162,19 +1162,6 @@ static struct name *cocci_names(const char *cocci)
 	return set;
 }
 
-/* The next identifier of @text at or after *@i: its start in *@i, length *@n. */
-static bool next_word(const char *text, size_t len, size_t *i, size_t *n)
-{
-	for (; *i < len; ++*i) {
-		if (!ident_char(text[*i]) || (*i && ident_char(text[*i - 1])))
-			continue;
-		for (*n = 0; *i + *n < len && ident_char(text[*i + *n]); ++*n)
-			;
-		return true;
-	}
-	return false;
-}
-
 /*
  * Does @text hold a name the rules convert: a LOCK_T_MAP key, or a word
  * starting with "spinlock" (spinlock_t, the guard classes)?  raw_spin_*

@@ -214,18 +214,11 @@ static bool is_use(const char *m, size_t w, size_t n)
 /* Is an API word written anywhere in t, comments and all? */
 static bool has_api_word(const char *t)
 {
-	const char *p = t, *w;
+	size_t i, n, len = strlen(t);
 
-	while (*p) {
-		if (!ident_char(*p)) {
-			p++;
-			continue;
-		}
-		for (w = p; ident_char(*p); p++)
-			;
-		if (spin_api_word(w, p - w))
+	for (i = 0; next_word(t, len, &i, &n); i += n)
+		if (spin_api_word(t + i, n))
 			return true;
-	}
 	return false;
 }
 

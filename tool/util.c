@@ -671,3 +671,15 @@ int write_json(const char *dir, const char *name, json_t *j)
 	free(path);
 	return rc;
 }
+
+bool next_word(const char *text, size_t len, size_t *i, size_t *n)
+{
+	for (; *i < len; ++*i) {
+		if (!ident_char(text[*i]) || (*i && ident_char(text[*i - 1])))
+			continue;
+		for (*n = 0; *i + *n < len && ident_char(text[*i + *n]); ++*n)
+			;
+		return true;
+	}
+	return false;
+}

@@ -117,6 +117,11 @@ static inline bool ident_char(char c)
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9');
 }
+/*
+ * The next identifier of @text (@len bytes) at or after *@i: true with
+ * *@i at its start and *@n its length, false at the end.
+ */
+bool next_word(const char *text, size_t len, size_t *i, size_t *n);
 /* the string member @k of object @o, "" when there is none */
 const char *json_str(json_t *o, const char *k);
 /* Is one of the strings of array @words among the NULL-ended @names? */
