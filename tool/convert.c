@@ -177,7 +177,7 @@ static void kept_params(struct name **kept, struct prog *p,
 		char *fid, *entry;
 		struct pfunc *f;
 
-		if (strncmp(flow, "P:", 2) || !hash)
+		if ((strncmp(flow, "P:", 2) && strncmp(flow, "O:", 2)) || !hash)
 			continue;
 		fid = xstrndup(flow + 2, hash - flow - 2);
 		f = prog_func(p, fid);

@@ -428,6 +428,20 @@ static void flatten_calls(json_t *ir, json_t *out)
 	}
 }
 
+/* {"n": targets}: what the function stores through parameter n */
+static json_t *outs_json(const struct xfn *f)
+{
+	json_t *o = json_object();
+	char key[16];
+	unsigned i;
+
+	for (i = 0; i < f->nouts; i++) {
+		snprintf(key, sizeof(key), "%d", f->outs[i].param);
+		json_object_set_new(o, key, json_string(f->outs[i].targets.buf));
+	}
+	return o;
+}
+
 static void record_function(struct xtu *t, struct xfile *fi, CXCursor c)
 {
 	struct xfn f = { 0 };
@@ -455,7 +469,7 @@ static void record_function(struct xtu *t, struct xfile *fi, CXCursor c)
 		json_decref(f.ir);
 		f.ir = calls;
 	}
-	if (!fi->is_main && !json_array_size(f.ir) && !f.ret.len) {
+	if (!fi->is_main && !json_array_size(f.ir) && !f.ret.len && !f.nouts) {
 		json_decref(f.ir);
 		goto done;
 	}
@@ -475,6 +489,8 @@ static void record_function(struct xtu *t, struct xfile *fi, CXCursor c)
 	free(macro);
 	if (f.ret.len)
 		json_object_set_new(fn, "ret", json_string(f.ret.buf));
+	if (f.nouts)
+		json_object_set_new(fn, "outs", outs_json(&f));
 	json_array_append_new(facts_array(fi, "funcs"), fn);
 done:
 	for (line = 0; line < f.nlocals; line++) {
@@ -482,6 +498,9 @@ done:
 		sb_release(&f.locals[line].stored);
 	}
 	free(f.locals);
+	for (line = 0; line < f.nouts; line++)
+		sb_release(&f.outs[line].targets);
+	free(f.outs);
 	free(f.done_sites);
 	free(f.done_files);
 	/* guards_end() emptied the stack; a walk cut short may not have */

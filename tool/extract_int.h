@@ -68,6 +68,12 @@ struct xfn {
 	CXFile *done_files;
 	unsigned ndone, alloc_done;
 	struct sb ret;		/* targets of returned lock pointers */
+	/* what is stored through its spinlock_t ** parameters */
+	struct xout {
+		int param;
+		struct sb targets;
+	} *outs;
+	unsigned nouts, alloc_outs;
 	/* lock guards in scope, innermost last (body.c) */
 	struct xguard {
 		char *target, *at;
@@ -112,6 +118,7 @@ void record_var(struct xtu *t, struct xfile *fi, CXCursor c);
 /* resolve.c */
 enum lock_type lock_type_of(CXType t, bool *array);
 bool is_lock_ptr_type(CXType t);
+bool is_lock_ptr_ptr_type(CXType t);
 bool is_fn_ptr_type(CXType t);
 char *var_identity(struct xtu *t, CXCursor var);
 char *field_identity(struct xtu *t, CXCursor field);

@@ -164,6 +164,7 @@ static void add_func(struct prog *p, const char *file, json_t *o)
 		f->macro = xstrdup(json_str(o, "macro"));
 	if (json_object_get(o, "ret"))
 		f->ret = xstrdup(json_str(o, "ret"));
+	f->outs = json_incref(json_object_get(o, "outs"));
 	f->ir = json_incref(json_object_get(o, "ir"));
 	HASH_ADD_KEYPTR(hh, p->funcs, f->id, strlen(f->id), f);
 }
@@ -395,6 +396,17 @@ static bool resolve_alt(struct prog *p, const char *t, struct strset *out,
 		f = prog_func(p, t + 2);
 		return f && f->ret && resolve_one(p, f->ret, out, depth + 1);
 	}
+	if (!strncmp(t, "O:", 2)) {
+		const char *hash = strrchr(t, '#');
+		char *fid = xstrndup(t + 2, hash ? hash - t - 2 : 0);
+		const char *stored;
+
+		f = hash ? prog_func(p, fid) : NULL;
+		free(fid);
+		stored = f ? json_string_value(json_object_get(f->outs, hash + 1))
+			   : NULL;
+		return stored && resolve_one(p, stored, out, depth + 1);
+	}
 	if (!strncmp(t, "F:", 2)) {
 		unsigned before = out->n;
 
@@ -488,6 +500,7 @@ void prog_free(struct prog *p)
 		free(f->macro);
 		free(f->ret);
 		json_decref(f->attrs);
+		json_decref(f->outs);
 		json_decref(f->ir);
 		strset_free(&f->acquires);
 		strset_free(&f->releases);

@@ -57,6 +57,7 @@ struct pfunc {
 	bool irqs_on;
 	char *macro;
 	char *ret;		/* targets of returned lock pointers */
+	json_t *outs;		/* {"n": targets stored through param n} */
 	json_t *ir;
 	/* summary: targets held at exit / released without being taken */
 	struct strset acquires, releases;

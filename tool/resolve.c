@@ -8,8 +8,9 @@
  * static "path/file.c:NAME", a function local "path/file.c:FUNC:NAME".
  * A target names what a lock operand refers to: "L:<identity>" for a lock,
  * "P:<function>#<n>" for a function's parameter, "R:<function>" for what a
- * function returns, "F:<identity>" for a pointer field or variable that
- * holds a lock's address, "U:<why>" when it is not known.  Alternatives are
+ * function returns, "O:<function>#<n>" for what it stores through its
+ * spinlock_t ** parameter n, "F:<identity>" for a pointer field or variable
+ * that holds a lock's address, "U:<why>" when it is not known.  Alternatives are
  * joined with '|'.
  */
 #include <string.h>
@@ -77,6 +78,14 @@ bool is_lock_ptr_type(CXType t)
 	t = clang_getCanonicalType(t);
 	return t.kind == CXType_Pointer &&
 	       lock_type_of(clang_getPointeeType(t), NULL) != LT_NONE;
+}
+
+/* spinlock_t **: an out-parameter for a lock pointer */
+bool is_lock_ptr_ptr_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_Pointer &&
+	       is_lock_ptr_type(clang_getPointeeType(t));
 }
 
 bool is_fn_ptr_type(CXType t)
@@ -320,6 +329,18 @@ static void ptr_var_target(struct xfn *f, CXCursor var, struct sb *out)
 	free(id);
 }
 
+/* The index of @e's parameter when it names a spinlock_t ** one, else -1. */
+static int out_param(struct xfn *f, CXCursor e)
+{
+	CXCursor ref = clang_getCursorReferenced(e);
+
+	if (!f->id || clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+	    clang_getCursorKind(ref) != CXCursor_ParmDecl ||
+	    !is_lock_ptr_ptr_type(clang_getCursorType(ref)))
+		return -1;
+	return param_index(f->cur, ref);
+}
+
 void lock_target(struct xfn *f, CXCursor e, struct sb *out)
 {
 	struct kids k = { 0 };
@@ -333,6 +354,11 @@ void lock_target(struct xfn *f, CXCursor e, struct sb *out)
 	case CXCursor_UnaryOperator:
 		if (k.n == 1 && lock_type_of(clang_getCursorType(k.v[0]), NULL)) {
 			lvalue_target(f, k.v[0], out); /* &lock */
+			goto done;
+		}
+		/* *lockp: what this function stores through the parameter */
+		if (k.n == 1 && (i = out_param(f, strip_expr(k.v[0]))) >= 0) {
+			sb_addf(out, "%sO:%s#%d", out->len ? "|" : "", f->id, i);
 			goto done;
 		}
 		break;
@@ -562,6 +588,80 @@ static void local_stored(struct xfn *f, CXCursor lhs, CXCursor val)
 	free(id);
 }
 
+static void out_add(struct xfn *f, int param, const char *target)
+{
+	unsigned i;
+
+	for (i = 0; i < f->nouts && f->outs[i].param != param; i++)
+		;
+	if (i == f->nouts) {
+		ALLOC_GROW(f->outs, f->nouts, f->alloc_outs);
+		f->outs[f->nouts].param = param;
+		memset(&f->outs[f->nouts++].targets, 0, sizeof(struct sb));
+	}
+	local_add(&f->outs[i].targets, target);
+}
+
+/* "*ptlp = ptl" through a spinlock_t ** parameter */
+static void out_store(struct xfn *f, CXCursor lhs, CXCursor val)
+{
+	struct kids k = { 0 };
+	struct sb t = SB_INIT;
+	int n;
+
+	kids_get(lhs, &k);
+	if (clang_getCursorKind(lhs) == CXCursor_UnaryOperator && k.n == 1 &&
+	    (n = out_param(f, strip_expr(k.v[0]))) >= 0 && !is_null_const(val)) {
+		lock_target(f, val, &t);
+		out_add(f, n, t.buf);
+		sb_release(&t);
+	}
+	kids_free(&k);
+}
+
+/*
+ * A call that is handed &local (a spinlock_t *) or a spinlock_t **
+ * parameter as argument n: the callee stores the lock pointer there
+ * (pte_offset_map_lock(mm, pmd, addr, &ptl)), "O:callee#n".
+ */
+static void out_call(struct xfn *f, CXCursor call)
+{
+	CXCursor fn = clang_getCursorReferenced(call);
+	struct kids k = { 0 };
+	char *id = NULL, *t;
+	unsigned i;
+	int n;
+
+	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+		return;
+	kids_get(call, &k);
+	for (i = 1; i < k.n; i++) {
+		CXCursor a = strip_expr(k.v[i]);
+		struct kids u = { 0 };
+
+		if (!is_lock_ptr_ptr_type(clang_getCursorType(a)))
+			continue;
+		if (!id)
+			id = func_identity(f->t, fn);
+		t = xasprintf("O:%s#%u", id, i - 1);
+		kids_get(a, &u);
+		if ((n = out_param(f, a)) >= 0)
+			out_add(f, n, t);
+		else if (clang_getCursorKind(a) == CXCursor_UnaryOperator &&
+			 u.n == 1 &&
+			 clang_getCursorKind(strip_expr(u.v[0])) ==
+				 CXCursor_DeclRefExpr &&
+			 is_local_var(clang_getCursorReferenced(u.v[0])))
+			local_add(&local_of(f, clang_getCursorReferenced(u.v[0]))
+					   ->targets,
+				  t);
+		kids_free(&u);
+		free(t);
+	}
+	free(id);
+	kids_free(&k);
+}
+
 static enum CXChildVisitResult local_visit(CXCursor c, CXCursor parent,
 					   CXClientData data)
 {
@@ -589,10 +689,15 @@ static enum CXChildVisitResult local_visit(CXCursor c, CXCursor parent,
 			if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
 			    is_local_var(ref))
 				local_assign(f, ref, k.v[1]);
+			else if (clang_getCursorKind(lhs) ==
+				 CXCursor_UnaryOperator)
+				out_store(f, lhs, strip_expr(k.v[1]));
 			else
 				local_stored(f, lhs, strip_expr(k.v[1]));
 		}
 		kids_free(&k);
+	} else if (kind == CXCursor_CallExpr) {
+		out_call(f, c);
 	}
 	return CXChildVisit_Recurse;
 }

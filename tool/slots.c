@@ -2,7 +2,7 @@
 /*
  * Slots: the declarations that hold a lock's address (a parameter, a
  * function's return type, a local, a field or a variable of type
- * spinlock_t *).  A lock kept spinning makes every slot it flows into
+ * spinlock_t *, and a spinlock_t ** parameter a callee stores one through).  A lock kept spinning makes every slot it flows into
  * keep the spinning type, and every other lock in such a slot with it, or
  * the converted tree does not compile; the classifier and the conversion
  * read the "slots" facts for that:
@@ -55,12 +55,16 @@ void record_func_slots(struct xtu *t, struct xfile *fi, CXCursor fn)
 
 	for (i = 0; i < n; i++) {
 		CXCursor p = clang_Cursor_getArgument(fn, i);
+		CXType ty = clang_getCursorType(p);
+		const char *kind = is_lock_ptr_type(ty) ? "P"
+				   : is_lock_ptr_ptr_type(ty) ? "O"
+							      : NULL;
 
-		if (!is_lock_ptr_type(clang_getCursorType(p)))
+		if (!kind)
 			continue;
 		if (!id)
 			id = func_identity(t, fn);
-		flows = xasprintf("P:%s#%d", id, i);
+		flows = xasprintf("%s:%s#%d", kind, id, i);
 		record_slot(t, fi, p, flows);
 		free(flows);
 	}

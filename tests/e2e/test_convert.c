@@ -89,6 +89,14 @@ static void converted(void **state)
 				  "\traw_spin_lock(shared_lock_of(0));"));
 	/* there, a field name converted elsewhere but kept in this file */
 	assert_non_null(strstr(t, "\traw_spin_lock(&q->lock);\n"));
+	/* a lock pointer handed back through a spinlock_t ** parameter */
+	assert_non_null(strstr(t, "static void shared_lock_out(raw_spinlock_t "
+				  "**lockp)"));
+	assert_non_null(strstr(t, "static void shared_lock_get(raw_spinlock_t "
+				  "**lockp)"));
+	assert_non_null(strstr(t, "\traw_spinlock_t *lock;\n\n"
+				  "\tshared_lock_get(&lock);"));
+	assert_non_null(strstr(t, "\traw_spin_lock(*lockp);"));
 	free(t);
 	t = file_of("include/linux/lock.h");
 	assert_non_null(strstr(t, "RT_SUBST"));
