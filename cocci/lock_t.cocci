@@ -192,11 +192,12 @@ LOCK_T_MAP = {
     "kfifo_is_empty_spinlocked_noirqsave": ("kfifo_is_empty_acquire_lock_noirqsave", None),
     "kfifo_in_locked":            ("kfifo_in_acquire_lock", None),
     "kfifo_out_locked":           ("kfifo_out_acquire_lock", None),
-    # a seqcount associated with the lock: the seqcount's own type is not
-    # changed, so a kept lock has no raw form here (seqcount_raw_spinlock_t
-    # would need the seqcount retyped too)
-    "seqcount_spinlock_init":     ("seqcount_lock_init", None),
-    "SEQCNT_SPINLOCK_ZERO":       ("SEQCNT_LOCK_ZERO", None),
+    # a seqcount associated with the lock: kept only by position (rtlock
+    # puts the call in keep_sites when every lock that seqcount is given
+    # is kept, and its declaration in keep_decls, which retypes it to
+    # seqcount_raw_spinlock_t: seqcount_to_raw below)
+    "seqcount_spinlock_init":     ("seqcount_lock_init", "seqcount_raw_spinlock_init"),
+    "SEQCNT_SPINLOCK_ZERO":       ("SEQCNT_LOCK_ZERO", "SEQCNT_RAW_SPINLOCK_ZERO"),
     # an array of locks allocated by lib/bucket_locks.c
     "alloc_bucket_spinlocks":     ("alloc_bucket_locks", None),
     "free_bucket_spinlocks":      ("free_bucket_locks", None),
@@ -209,7 +210,13 @@ RAW_ERA_DEPENDENT = {
     "atomic_dec_and_raw_lock_irqsave": "include/linux/spinlock.h",
     "raw_spin_can_lock": "include/linux/spinlock.h",
     "raw_spin_unlock_wait": "include/linux/spinlock.h",
+    "seqcount_raw_spinlock_init": "include/linux/seqlock.h",
+    "SEQCNT_RAW_SPINLOCK_ZERO": "include/linux/seqlock.h",
 }
+
+# Kept only where keep_sites says: the seqcount they initialise changes
+# type with them, which a decision by name would not do.
+BY_POSITION_ONLY = {"seqcount_spinlock_init", "SEQCNT_SPINLOCK_ZERO"}
 
 # Functions and macros that implement a mapped API: nothing in them is
 # converted (lock.h builds the lock_t forms on top of them).
@@ -632,6 +639,8 @@ def site_decision(path, line, col0, name, func=None, sf=None):
         for (s, e) in sf.decl_index(rel)[1]:
             if s <= o < e:
                 return "keep"
+    if name in BY_POSITION_ONLY:
+        return "convert"
     # by name: its argument is the lock (for __SPIN_LOCK_UNLOCKED its
     # lockdep name, written as the lock: .lock = __SPIN_LOCK_UNLOCKED(x.lock))
     arg, member = lock_arg_name(sf, sf.off(line, col0) + len(name), name)
@@ -753,6 +762,19 @@ def _kept_excluded_decl(rel, path, line, col0):
         if _kept_at(rel, l, name=n) == "keep":
             return "keep"
     return _kept_at(rel, line, col0)
+
+
+def seqcount_decision(path, line, col0, func=None):
+    """seqcount_spinlock_t token at path:line:col0: "keep" (retype it to
+    seqcount_raw_spinlock_t) when keep_decls names what it declares."""
+    rel, sf, d = _where(path, line, col0, func)
+    if d is not None:
+        return "skip"
+    o = sf.off(line, col0)
+    names, _ = sf.declarators(o, o + len("seqcount_spinlock_t"))
+    hits = [(rel, l, n) for (n, l) in names if (rel, l, n) in KEEP_DECLS]
+    USED_DECLS.update(hits)
+    return "keep" if hits else "convert"
 
 
 def named_decl_decision(path, line, col0, name, func=None):
@@ -899,6 +921,13 @@ def type_decision_p(p):
     if r is None:
         return "skip"
     return type_decision(r[0], r[1], r[2], p[0].current_element)
+
+
+def seqcount_decision_p(p):
+    r = _pos_checked(p, "seqcount_spinlock_t")
+    if r is None:
+        return "skip"
+    return seqcount_decision(r[0], r[1], r[2], p[0].current_element)
 
 
 def named_decl_decision_p(p, name):
@@ -1190,6 +1219,21 @@ position p : script:python () {
 @@
 - spinlock_t@p
 + raw_spinlock_t
+
+// ---------------------------------------------------------------------
+// A seqcount whose lock is kept: seqcount_spinlock_t holds a spinlock_t *
+// with lockdep and on PREEMPT_RT; seqcount_raw_spinlock_t the kept lock's
+// raw_spinlock_t *.  Its declaration is in keep_decls.
+// ---------------------------------------------------------------------
+@seqcount_to_raw@
+typedef seqcount_spinlock_t;
+typedef seqcount_raw_spinlock_t;
+position p : script:python () {
+  OPTS["raw"] and seqcount_decision_p(p) == "keep"
+};
+@@
+- seqcount_spinlock_t@p
++ seqcount_raw_spinlock_t
 
 @finalize:python@
 @@

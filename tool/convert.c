@@ -13,6 +13,7 @@
 #include "leftover.h"
 #include "pool.h"
 #include "progress.h"
+#include "seqcount.h"
 #include "util.h"
 #include "version.h"
 
@@ -32,6 +33,8 @@ struct conv {
 	struct strset keep_lines; /* "file:line" of every keep entry */
 	struct strset impl;	/* names whose definitions are the API */
 	struct name *keep_names;  /* names only kept locks have */
+	struct name *file_keep;	  /* "file:NAME": kept at every call there */
+	struct seqcounts seq;	  /* seqcounts tied to a lock, by name */
 	uint64_t *kept_words;	  /* a bit per hash of keep_names, '.' dropped */
 	struct cfile *files;
 	size_t nfiles;
@@ -327,7 +330,8 @@ static void note_decl_names(json_t *by_file, json_t *l, json_t *inv_l,
  * elsewhere in the tree that are converted have that name.  Names kept
  * everywhere (@kept) are not repeated.
  */
-static void file_names(struct sb *names, json_t *by_file, struct name *kept)
+static void file_names(struct conv *cv, struct sb *names, json_t *by_file,
+		       struct name *kept)
 {
 	const char **keys = xcalloc(json_object_size(by_file) + 1,
 				    sizeof(*keys));
@@ -343,8 +347,10 @@ static void file_names(struct sb *names, json_t *by_file, struct name *kept)
 			keys[n++] = key;
 	}
 	qsort(keys, n, sizeof(*keys), cmp_strp);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		sb_addf(names, "%s\n", keys[i]);
+		name_add(&cv->file_keep, keys[i]);
+	}
 	free(keys);
 }
 
@@ -417,7 +423,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		sb_addf(&sites, "%s\n", at);
 		keep_line(cv, at);
 	}
-	file_names(&names, by_file, cv->keep_names);
+	file_names(cv, &names, by_file, cv->keep_names);
 	cv->sites_path = xasprintf("%s/keep.sites", cv->o->meta_dir);
 	cv->decls_path = xasprintf("%s/keep.decls", cv->o->meta_dir);
 	cv->names_path = xasprintf("%s/keep.names", cv->o->meta_dir);
@@ -433,6 +439,96 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	json_decref(decls_of);
 	json_decref(kind_of);
 	json_decref(by_file);
+	return rc;
+}
+
+/* Would the rules keep a lock written NAME (a field's with @member) in @rel? */
+static bool kept_by_name(struct conv *cv, const char *rel, const char *name,
+			 bool member)
+{
+	char *dotted = xasprintf(".%s", name), *scoped;
+	bool kept;
+
+	scoped = xasprintf("%s:%s", rel, member ? dotted : name);
+	kept = name_find(cv->keep_names, member ? dotted : name,
+			 strlen(name) + member) ||
+	       name_find(cv->file_keep, scoped, strlen(scoped));
+	free(scoped);
+	free(dotted);
+	return kept;
+}
+
+static int append_file(const char *path, struct sb *more)
+{
+	size_t len;
+	char *old = read_file(path, &len);
+	struct sb all = SB_INIT;
+	int rc;
+
+	sb_add(&all, old ? old : "", old ? len : 0);
+	sb_add(&all, sb_str(more), more->len);
+	rc = write_file_atomic(path, sb_str(&all), all.len);
+	sb_release(&all);
+	free(old);
+	return rc;
+}
+
+/*
+ * A seqcount given only kept locks follows them: its seqcount_spinlock_init()
+ * or SEQCNT_SPINLOCK_ZERO() goes to keep.sites (the raw form) and every
+ * seqcount_spinlock_t declaration of its name to keep.decls
+ * (seqcount_raw_spinlock_t).  One given a kept and a converted lock, or
+ * that shares its name with such a seqcount, stays as it is, with a
+ * warning: the lockdep and PREEMPT_RT builds will say where.
+ */
+static int keep_seqcounts(struct conv *cv)
+{
+	struct strset kept = { 0 }, mixed = { 0 };
+	struct sb sites = SB_INIT, decls = SB_INIT;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < cv->seq.nuses; i++) {
+		const struct seq_use *u = &cv->seq.uses[i];
+
+		if (kept_by_name(cv, u->rel, u->lock, u->lock_member))
+			strset_add(&kept, u->seq);
+		else
+			strset_add(&mixed, u->seq);
+	}
+	for (i = 0; i < kept.n; i++)
+		if (strset_has(&mixed, kept.v[i]))
+			warning("seqcount %s is given kept and converted locks: "
+				"left seqcount_spinlock_t", kept.v[i]);
+	for (i = 0; i < cv->seq.nuses; i++) {
+		const struct seq_use *u = &cv->seq.uses[i];
+		char *at;
+
+		if (!strset_has(&kept, u->seq) || strset_has(&mixed, u->seq))
+			continue;
+		at = xasprintf("%s:%u:%u", u->rel, u->line, u->col);
+		sb_addf(&sites, "%s\n", at);
+		keep_line(cv, at);
+		free(at);
+	}
+	for (i = 0; i < cv->seq.ndecls; i++) {
+		const struct seq_decl *d = &cv->seq.decls[i];
+		char *at;
+
+		if (!strset_has(&kept, d->name) || strset_has(&mixed, d->name))
+			continue;
+		at = xasprintf("%s:%u:%s", d->rel, d->line, d->name);
+		sb_addf(&decls, "%s\n", at);
+		keep_line(cv, at);
+		free(at);
+	}
+	if ((sites.len && append_file(cv->sites_path, &sites) < 0) ||
+	    (decls.len && append_file(cv->decls_path, &decls) < 0))
+		rc = error("%s: %s", cv->o->meta_dir, strerror(errno));
+	sb_release(&sites);
+	sb_release(&decls);
+	strset_free(&kept);
+	strset_free(&mixed);
 	return rc;
 }
 
@@ -682,6 +778,8 @@ static int batch_job(size_t b, void *data)
 	char *ddecls = xasprintf("keep_decls=%s", cv->decls_path);
 	char *dnames = xasprintf("keep_names=%s", cv->names_path);
 	char *gpath = xasprintf("%s/batch-%zu.groups", cv->logs, b);
+	/* the tree the raw names of its era are looked up in */
+	char *dtree = xasprintf("tree=%s", cv->s->tree.root);
 	struct sb groups = SB_INIT;
 	int rc, t = 0;
 
@@ -704,6 +802,8 @@ static int batch_job(size_t b, void *data)
 		argv[n++] = "-D";
 		argv[n++] = "raw=1";
 	}
+	argv[n++] = "-D";
+	argv[n++] = dtree;
 	targv[t++] = "python3";
 	targv[t++] = cv->text_rule;
 	targv[t++] = "--keep-sites";
@@ -714,6 +814,8 @@ static int batch_job(size_t b, void *data)
 	targv[t++] = cv->names_path;
 	if (cv->raw)
 		targv[t++] = "--raw";
+	targv[t++] = "--tree";
+	targv[t++] = cv->s->tree.root;
 	targv[t++] = "--orig-root";
 	targv[t++] = cv->s->tree.root;
 	targv[t++] = "--in-place";
@@ -733,6 +835,7 @@ static int batch_job(size_t b, void *data)
 		rc = run_command(targv, cv->target, log);
 	unlink(gpath);
 	free(gpath);
+	free(dtree);
 	sb_release(&groups);
 	return rc ? 3 : 0;
 }
@@ -1221,9 +1324,14 @@ static void select_files(struct conv *cv, bool only_kept)
 		const char *rel = cv->files[i].rel;
 		char *path = xasprintf("%s/%s", cv->s->tree.root, rel);
 		char *text = read_file(path, &len);
-		bool keep = !text || !only_kept || strset_has(&kept, rel) ||
-			    (cv->keep_names &&
-			     has_kept_name(cv, text, len));
+		size_t nseq = cv->seq.nuses + cv->seq.ndecls;
+		bool keep;
+
+		if (text && cv->raw)
+			seqcounts_scan(&cv->seq, rel, text);
+		keep = !text || !only_kept || strset_has(&kept, rel) ||
+		       cv->seq.nuses + cv->seq.ndecls > nseq ||
+		       (cv->keep_names && has_kept_name(cv, text, len));
 
 		if (keep && (!text || !names ||
 			     has_cocci_name(names, text, len))) {
@@ -1411,6 +1519,10 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		goto out;
 	}
 	select_files(&cv, o->only_kept);
+	if (keep_seqcounts(&cv) < 0) {
+		rc = EXIT_ENV;
+		goto out;
+	}
 	if (o->in_place) {
 		if (git_clean(s->tree.root, o->meta_dir) < 0) {
 			rc = EXIT_INPUT;
@@ -1477,6 +1589,8 @@ out:
 	free(cv.decls_path);
 	free(cv.names_path);
 	names_free(&cv.keep_names);
+	names_free(&cv.file_keep);
+	seqcounts_free(&cv.seq);
 	free(cv.kept_words);
 	free(cv.logs);
 	strset_free(&cv.keep_lines);

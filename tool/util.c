@@ -683,3 +683,42 @@ bool next_word(const char *text, size_t len, size_t *i, size_t *n)
 	}
 	return false;
 }
+
+/* Copy of t with comments, string and character literals blanked. */
+char *mask_c(const char *t)
+{
+	char *m = xstrdup(t), *p;
+
+	for (p = m; *p; p++) {
+		if (p[0] == '/' && p[1] == '*') {
+			for (*p++ = ' ', *p++ = ' '; *p && !(p[0] == '*' && p[1] == '/'); p++)
+				if (*p != '\n')
+					*p = ' ';
+			if (!*p)
+				break;
+			p[0] = p[1] = ' ';
+			p++;
+		} else if (p[0] == '/' && p[1] == '/') {
+			for (; *p && *p != '\n'; p++)
+				*p = ' ';
+			if (!*p)
+				break;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p;
+
+			for (*p++ = ' '; *p && *p != q && *p != '\n'; p++) {
+				if (*p == '\\' && p[1]) {
+					*p++ = ' ';
+					if (*p == '\n')
+						continue;
+				}
+				*p = ' ';
+			}
+			if (!*p)
+				break;
+			if (*p == q)
+				*p = ' ';
+		}
+	}
+	return m;
+}

@@ -122,6 +122,8 @@ static inline bool ident_char(char c)
  * *@i at its start and *@n its length, false at the end.
  */
 bool next_word(const char *text, size_t len, size_t *i, size_t *n);
+/* A copy of C text @t with comments, string and character literals blanked. */
+char *mask_c(const char *t);
 /* the string member @k of object @o, "" when there is none */
 const char *json_str(json_t *o, const char *k);
 /* Is one of the strings of array @words among the NULL-ended @names? */

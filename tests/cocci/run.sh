@@ -13,6 +13,8 @@
 #   CASE.keep_names   passed as -D keep_names= / --keep-names
 #   CASE.opts         words: "raw" (-D raw=1 / --raw)
 #   CASE.path         the file's path in the tree (default: its name)
+#   CASE.tree/        files of the tree the rules read (-D tree= / --tree:
+#                     the raw names only some eras have)
 #   CASE.stderr       the expected "lock_t: warning:" lines (sort -u)
 # Each case is also run a second time on its own .res ("idempotent:CASE"):
 # nothing may change.
@@ -101,6 +103,11 @@ for case in "${cases[@]}"; do
 		cp "$here/$case.keep_names" "$work/"
 		sopts+=(-D "keep_names=$case.keep_names")
 		dopts+=(--keep-names "$case.keep_names")
+	fi
+	if [ -d "$here/$case.tree" ]; then
+		cp -r "$here/$case.tree/." "$work/"
+		sopts+=(-D "tree=$work")
+		dopts+=(--tree "$work")
 	fi
 	if [ -f "$here/$case.opts" ] && grep -qw raw "$here/$case.opts"; then
 		sopts+=(-D raw=1)

@@ -98,6 +98,13 @@ static void converted(void **state)
 				  "\tshared_lock_get(&lock);"));
 	assert_non_null(strstr(t, "\traw_spin_lock(*lockp);"));
 	free(t);
+	/* a seqcount follows the kept lock it is given, not a converted one */
+	t = file_of("fs/mini_seq.c");
+	assert_non_null(strstr(t, "seqcount_raw_spinlock_t rtc_seq = "
+				  "SEQCNT_RAW_SPINLOCK_ZERO(rtc_seq, &rtc_lock);"));
+	assert_non_null(strstr(t, "static seqcount_spinlock_t sb_seq;"));
+	assert_non_null(strstr(t, "seqcount_lock_init(&sb_seq, &sb_lock);"));
+	free(t);
 	t = file_of("include/linux/lock.h");
 	assert_non_null(strstr(t, "RT_SUBST"));
 	free(t);

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seqcounts associated with a spinlock, read from a file's text: the calls
+ * that tie a seqcount to its lock and the declarations of seqcounts.
+ * convert.c decides from them which seqcounts follow a kept lock.
+ */
+#include <string.h>
+
+#include "seqcount.h"
+#include "util.h"
+
+static const char *const tie_macros[] = {
+	"seqcount_spinlock_init", "SEQCNT_SPINLOCK_ZERO", NULL,
+};
+
+static size_t skip_ws(const char *m, size_t i)
+{
+	while (m[i] == ' ' || m[i] == '\t' || m[i] == '\n' || m[i] == '\\')
+		i++;
+	return i;
+}
+
+/* Offset of the ',' or ')' that ends the argument starting at @i. */
+static size_t arg_end(const char *m, size_t i)
+{
+	int depth = 0;
+
+	for (; m[i]; i++) {
+		if (m[i] == '(' || m[i] == '[' || m[i] == '{')
+			depth++;
+		else if ((m[i] == ')' || m[i] == ']' || m[i] == '}') && depth)
+			depth--;
+		else if ((m[i] == ',' || m[i] == ')') && !depth)
+			break;
+	}
+	return i;
+}
+
+/*
+ * The name an argument [s, e) ends in: &x->a.NAME, NAME, &NAME; *member
+ * when it is written after '.' or "->".  NULL for anything else.
+ */
+static char *last_name(const char *m, size_t s, size_t e, bool *member)
+{
+	size_t n;
+
+	while (e > s && strchr(" \t\n\\", m[e - 1]))
+		e--;
+	for (n = 0; n < e - s && ident_char(m[e - 1 - n]); n++)
+		;
+	if (!n || (m[e - n] >= '0' && m[e - n] <= '9'))
+		return NULL;
+	e -= n;
+	*member = (e > s && m[e - 1] == '.') ||
+		  (e > s + 1 && m[e - 1] == '>' && m[e - 2] == '-');
+	return xstrndup(m + e, n);
+}
+
+static void add_use(struct seqcounts *sc, const char *rel, const char *m,
+		    unsigned line, unsigned col, size_t args)
+{
+	size_t e0 = arg_end(m, args), e1;
+	struct seq_use u = { 0 };
+
+	if (m[e0] != ',')
+		return;
+	e1 = arg_end(m, e0 + 1);
+	if (m[e1] != ')')
+		return;
+	u.seq = last_name(m, args, e0, &u.seq_member);
+	u.lock = last_name(m, e0 + 1, e1, &u.lock_member);
+	if (!u.seq || !u.lock) {
+		free(u.seq);
+		free(u.lock);
+		return;
+	}
+	u.rel = xstrdup(rel);
+	u.line = line;
+	u.col = col;
+	ALLOC_GROW(sc->uses, sc->nuses, sc->alloc_uses);
+	sc->uses[sc->nuses++] = u;
+}
+
+static void add_decl(struct seqcounts *sc, const char *rel, const char *m,
+		     size_t i, unsigned line)
+{
+	size_t n;
+
+	for (;;) {
+		i = skip_ws(m, i);
+		if (m[i] != '*')
+			break;
+		i++;
+	}
+	for (n = 0; ident_char(m[i + n]); n++)
+		;
+	if (!n)
+		return;
+	ALLOC_GROW(sc->decls, sc->ndecls, sc->alloc_decls);
+	sc->decls[sc->ndecls].rel = xstrdup(rel);
+	sc->decls[sc->ndecls].line = line;
+	sc->decls[sc->ndecls++].name = xstrndup(m + i, n);
+}
+
+void seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
+{
+	char *m;
+	size_t i, n, len, bol = 0;
+	unsigned line = 1, k;
+
+	if (!strstr(text, "seqcount_spinlock") && !strstr(text, "SEQCNT_SPINLOCK"))
+		return;
+	m = mask_c(text);
+	len = strlen(m);
+	for (i = 0; next_word(m, len, &i, &n); i += n) {
+		for (; bol < i; bol++)
+			line += m[bol] == '\n';
+		for (k = 0; tie_macros[k]; k++)
+			if (strlen(tie_macros[k]) == n &&
+			    !memcmp(m + i, tie_macros[k], n))
+				break;
+		if (tie_macros[k]) {
+			size_t j = skip_ws(m, i + n), c = i;
+
+			while (c && m[c - 1] != '\n')
+				c--;
+			if (m[j] == '(')
+				add_use(sc, rel, m, line, i - c + 1, j + 1);
+		} else if (n == 19 && !memcmp(m + i, "seqcount_spinlock_t", n)) {
+			add_decl(sc, rel, m, i + n, line);
+		}
+	}
+	free(m);
+}
+
+void seqcounts_free(struct seqcounts *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nuses; i++) {
+		free(sc->uses[i].rel);
+		free(sc->uses[i].seq);
+		free(sc->uses[i].lock);
+	}
+	for (i = 0; i < sc->ndecls; i++) {
+		free(sc->decls[i].rel);
+		free(sc->decls[i].name);
+	}
+	free(sc->uses);
+	free(sc->decls);
+	memset(sc, 0, sizeof(*sc));
+}
