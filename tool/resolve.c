@@ -636,7 +636,7 @@ static void out_call(struct xfn *f, CXCursor call)
 		return;
 	kids_get(call, &k);
 	for (i = 1; i < k.n; i++) {
-		CXCursor a = strip_expr(k.v[i]);
+		CXCursor a = strip_expr(k.v[i]), var = clang_getNullCursor();
 		struct kids u = { 0 };
 
 		if (!is_lock_ptr_ptr_type(clang_getCursorType(a)))
@@ -645,16 +645,13 @@ static void out_call(struct xfn *f, CXCursor call)
 			id = func_identity(f->t, fn);
 		t = xasprintf("O:%s#%u", id, i - 1);
 		kids_get(a, &u);
+		/* &local */
+		if (clang_getCursorKind(a) == CXCursor_UnaryOperator && u.n == 1)
+			var = clang_getCursorReferenced(strip_expr(u.v[0]));
 		if ((n = out_param(f, a)) >= 0)
 			out_add(f, n, t);
-		else if (clang_getCursorKind(a) == CXCursor_UnaryOperator &&
-			 u.n == 1 &&
-			 clang_getCursorKind(strip_expr(u.v[0])) ==
-				 CXCursor_DeclRefExpr &&
-			 is_local_var(clang_getCursorReferenced(u.v[0])))
-			local_add(&local_of(f, clang_getCursorReferenced(u.v[0]))
-					   ->targets,
-				  t);
+		else if (is_local_var(var))
+			local_add(&local_of(f, var)->targets, t);
 		kids_free(&u);
 		free(t);
 	}
