@@ -122,8 +122,29 @@ static const char *const rt_sleepers[] = {
 	"kfree", "kmalloc_trace", "kmalloc_node_trace", "__kmalloc",
 	"__kmalloc_node", "__kmalloc_node_track_caller", "kmalloc_large",
 	"kmalloc_large_node", "free_large_kmalloc", "__vmalloc_node_range",
-	"vfree", "kvfree", NULL,
+	"vfree", "kvfree",
+	/* 6.10+ */
+	"kmalloc", "__kmalloc_cache", "__kmalloc_cache_node", "__kmalloc_large",
+	"__kmalloc_large_node", "alloc_pages", "alloc_pages_bulk",
+	"free_unref_folios", NULL,
 };
+
+/*
+ * One of rt_sleepers[]: since 6.10 (memory allocation profiling) their
+ * definitions are called NAME_noprof, behind alloc_hooks() macros.
+ */
+static bool is_rt_sleeper(const char *name)
+{
+	size_t n = strlen(name);
+	char stem[64];
+
+	if (n > 7 && n - 7 < sizeof(stem) && !strcmp(name + n - 7, "_noprof")) {
+		memcpy(stem, name, n - 7);
+		stem[n - 7] = '\0';
+		name = stem;
+	}
+	return in_names(rt_sleepers, name);
+}
 
 
 static struct fieldfns *field_fns(struct classify *c, const char *field)
@@ -653,7 +674,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		c->funcs[i].from_lock = c->funcs[i].from_arg = -1;
 		/* a sleeping primitive itself is never atomic either */
 		c->funcs[i].sleeps = is_sleeper(fv[i]->id) ||
-				     in_names(rt_sleepers, fv[i]->name);
+				     is_rt_sleeper(fv[i]->name);
 		fi->id = fv[i]->id;
 		fi->idx = i;
 		HASH_ADD_KEYPTR(hh, c->fmap, fi->id, strlen(fi->id), fi);
