@@ -473,52 +473,103 @@ static int append_file(const char *path, struct sb *more)
 	return rc;
 }
 
+/* Same folder, or the same file name stem (include/linux/fs_struct.h, fs/fs_struct.c). */
+static bool near_file(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	size_t da = sa ? (size_t)(sa - a) : 0, db = sb ? (size_t)(sb - b) : 0;
+	size_t na, nb;
+
+	if (da == db && !strncmp(a, b, da))
+		return true;
+	sa = sa ? sa + 1 : a;
+	sb = sb ? sb + 1 : b;
+	na = strcspn(sa, ".");
+	nb = strcspn(sb, ".");
+	return na == nb && !strncmp(sa, sb, na);
+}
+
+/*
+ * Does use @u belong to declaration @d?  Seqcounts are known by name only
+ * ("seq" is struct fs_struct's and the bridge querier's): a use belongs
+ * to the declarations of its name near it (near_file()), or, when none is,
+ * to every declaration of its name.
+ */
+static bool use_of(const struct seqcounts *sc, const struct seq_use *u,
+		   const struct seq_decl *d)
+{
+	size_t i;
+
+	if (strcmp(u->seq, d->name))
+		return false;
+	if (near_file(u->rel, d->rel))
+		return true;
+	for (i = 0; i < sc->ndecls; i++)
+		if (!strcmp(u->seq, sc->decls[i].name) &&
+		    near_file(u->rel, sc->decls[i].rel))
+			return false;
+	return true;
+}
+
 /*
  * A seqcount given only kept locks follows them: its seqcount_spinlock_init()
- * or SEQCNT_SPINLOCK_ZERO() goes to keep.sites (the raw form) and every
- * seqcount_spinlock_t declaration of its name to keep.decls
- * (seqcount_raw_spinlock_t).  One given a kept and a converted lock, or
- * that shares its name with such a seqcount, stays as it is, with a
- * warning: the lockdep and PREEMPT_RT builds will say where.
+ * or SEQCNT_SPINLOCK_ZERO() goes to keep.sites (the raw form) and its
+ * seqcount_spinlock_t declaration to keep.decls (seqcount_raw_spinlock_t).
+ * A declaration whose uses mix kept and converted locks stays as it is,
+ * with a warning, and so do its uses: the lockdep and PREEMPT_RT builds
+ * will say where.
  */
 static int keep_seqcounts(struct conv *cv)
 {
-	struct strset kept = { 0 }, mixed = { 0 };
+	const struct seqcounts *sc = &cv->seq;
+	bool *decl_kept = xcalloc(sc->ndecls + 1, sizeof(bool));
 	struct sb sites = SB_INIT, decls = SB_INIT;
-	size_t i;
+	size_t i, j;
 	int rc = 0;
 
-	for (i = 0; i < cv->seq.nuses; i++) {
-		const struct seq_use *u = &cv->seq.uses[i];
-
-		if (kept_by_name(cv, u->rel, u->lock, u->lock_member))
-			strset_add(&kept, u->seq);
-		else
-			strset_add(&mixed, u->seq);
-	}
-	for (i = 0; i < kept.n; i++)
-		if (strset_has(&mixed, kept.v[i]))
-			warning("seqcount %s is given kept and converted locks: "
-				"left seqcount_spinlock_t", kept.v[i]);
-	for (i = 0; i < cv->seq.nuses; i++) {
-		const struct seq_use *u = &cv->seq.uses[i];
+	for (i = 0; i < sc->ndecls; i++) {
+		const struct seq_decl *d = &sc->decls[i];
+		unsigned kept = 0, other = 0;
 		char *at;
 
-		if (!strset_has(&kept, u->seq) || strset_has(&mixed, u->seq))
+		for (j = 0; j < sc->nuses; j++) {
+			const struct seq_use *u = &sc->uses[j];
+
+			if (!use_of(sc, u, d))
+				continue;
+			if (kept_by_name(cv, u->rel, u->lock, u->lock_member))
+				kept++;
+			else
+				other++;
+		}
+		if (kept && other)
+			warning("%s:%u: seqcount %s is given kept and converted "
+				"locks: left seqcount_spinlock_t", d->rel, d->line,
+				d->name);
+		if (!kept || other)
 			continue;
-		at = xasprintf("%s:%u:%u", u->rel, u->line, u->col);
-		sb_addf(&sites, "%s\n", at);
+		decl_kept[i] = true;
+		at = xasprintf("%s:%u:%s", d->rel, d->line, d->name);
+		sb_addf(&decls, "%s\n", at);
 		keep_line(cv, at);
 		free(at);
 	}
-	for (i = 0; i < cv->seq.ndecls; i++) {
-		const struct seq_decl *d = &cv->seq.decls[i];
+	for (j = 0; j < sc->nuses; j++) {
+		const struct seq_use *u = &sc->uses[j];
+		bool keep = false;
 		char *at;
 
-		if (!strset_has(&kept, d->name) || strset_has(&mixed, d->name))
+		for (i = 0; i < sc->ndecls; i++) {
+			if (!use_of(sc, u, &sc->decls[i]))
+				continue;
+			keep = decl_kept[i];
+			if (!keep)
+				break;
+		}
+		if (!keep)
 			continue;
-		at = xasprintf("%s:%u:%s", d->rel, d->line, d->name);
-		sb_addf(&decls, "%s\n", at);
+		at = xasprintf("%s:%u:%u", u->rel, u->line, u->col);
+		sb_addf(&sites, "%s\n", at);
 		keep_line(cv, at);
 		free(at);
 	}
@@ -527,8 +578,7 @@ static int keep_seqcounts(struct conv *cv)
 		rc = error("%s: %s", cv->o->meta_dir, strerror(errno));
 	sb_release(&sites);
 	sb_release(&decls);
-	strset_free(&kept);
-	strset_free(&mixed);
+	free(decl_kept);
 	return rc;
 }
 
@@ -1325,16 +1375,17 @@ static void select_files(struct conv *cv, bool only_kept)
 		char *path = xasprintf("%s/%s", cv->s->tree.root, rel);
 		char *text = read_file(path, &len);
 		size_t nseq = cv->seq.nuses + cv->seq.ndecls;
-		bool keep;
+		bool keep, seq;
 
 		if (text && cv->raw)
 			seqcounts_scan(&cv->seq, rel, text);
+		/* a seqcount may follow a kept lock: decided once all are read */
+		seq = cv->seq.nuses + cv->seq.ndecls > nseq;
 		keep = !text || !only_kept || strset_has(&kept, rel) ||
-		       cv->seq.nuses + cv->seq.ndecls > nseq ||
 		       (cv->keep_names && has_kept_name(cv, text, len));
 
-		if (keep && (!text || !names ||
-			     has_cocci_name(names, text, len))) {
+		if (seq || (keep && (!text || !names ||
+				     has_cocci_name(names, text, len)))) {
 			cv->files[n++] = cv->files[i];
 		} else {
 			cv->no_names += keep;

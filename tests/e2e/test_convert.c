@@ -104,6 +104,16 @@ static void converted(void **state)
 				  "SEQCNT_RAW_SPINLOCK_ZERO(rtc_seq, &rtc_lock);"));
 	assert_non_null(strstr(t, "static seqcount_spinlock_t sb_seq;"));
 	assert_non_null(strstr(t, "seqcount_lock_init(&sb_seq, &sb_lock);"));
+	/* a name two seqcounts have: each follows the locks near it */
+	assert_non_null(strstr(t, "seqcount_raw_spinlock_init(&o->seq, &rtc_lock);"));
+	free(t);
+	t = file_of("include/linux/mini_seq.h");
+	assert_non_null(strstr(t, "\tseqcount_raw_spinlock_t seq;"));
+	free(t);
+	t = file_of("kernel/mini_seq_sb.c");
+	assert_non_null(strstr(t, "\tseqcount_spinlock_t seq;"));
+	assert_non_null(strstr(t, "SEQCNT_LOCK_ZERO(mini_sb_stats.seq, &sb_lock)"));
+	assert_non_null(strstr(t, "seqcount_lock_init(&s->seq, &sb_lock);"));
 	free(t);
 	t = file_of("include/linux/lock.h");
 	assert_non_null(strstr(t, "RT_SUBST"));
