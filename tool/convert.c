@@ -473,42 +473,74 @@ static int append_file(const char *path, struct sb *more)
 	return rc;
 }
 
-/* Same folder, or the same file name stem (include/linux/fs_struct.h, fs/fs_struct.c). */
-static bool near_file(const char *a, const char *b)
+/*
+ * How near a seqcount's use in @use is to a declaration in @decl: 0 the
+ * same file, 1 the same file name stem (fs/fs_struct.c and
+ * include/linux/fs_struct.h), 2 the same folder, 3 elsewhere.
+ */
+static int nearness(const char *use, const char *decl)
 {
-	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
-	size_t da = sa ? (size_t)(sa - a) : 0, db = sb ? (size_t)(sb - b) : 0;
-	size_t na, nb;
+	const char *su = strrchr(use, '/'), *sd = strrchr(decl, '/');
+	size_t du = su ? (size_t)(su - use) : 0, dd = sd ? (size_t)(sd - decl) : 0;
+	size_t nu, nd;
 
-	if (da == db && !strncmp(a, b, da))
-		return true;
-	sa = sa ? sa + 1 : a;
-	sb = sb ? sb + 1 : b;
-	na = strcspn(sa, ".");
-	nb = strcspn(sb, ".");
-	return na == nb && !strncmp(sa, sb, na);
+	if (!strcmp(use, decl))
+		return 0;
+	su = su ? su + 1 : use;
+	sd = sd ? sd + 1 : decl;
+	nu = strcspn(su, ".");
+	nd = strcspn(sd, ".");
+	if (nu == nd && !strncmp(su, sd, nu))
+		return 1;
+	return du == dd && !strncmp(use, decl, du) ? 2 : 3;
 }
 
 /*
  * Does use @u belong to declaration @d?  Seqcounts are known by name only
- * ("seq" is struct fs_struct's and the bridge querier's): a use belongs
- * to the declarations of its name near it (near_file()), or, when none is,
- * to every declaration of its name.
+ * (6.12's "seq" is struct fs_struct's, eventpoll's and the bridge
+ * querier's): a use belongs to the nearest declarations of its name.
  */
 static bool use_of(const struct seqcounts *sc, const struct seq_use *u,
 		   const struct seq_decl *d)
 {
+	int best = 3, n;
 	size_t i;
 
 	if (strcmp(u->seq, d->name))
 		return false;
-	if (near_file(u->rel, d->rel))
-		return true;
-	for (i = 0; i < sc->ndecls; i++)
-		if (!strcmp(u->seq, sc->decls[i].name) &&
-		    near_file(u->rel, sc->decls[i].rel))
-			return false;
-	return true;
+	for (i = 0; i < sc->ndecls; i++) {
+		if (strcmp(u->seq, sc->decls[i].name))
+			continue;
+		n = nearness(u->rel, sc->decls[i].rel);
+		best = n < best ? n : best;
+	}
+	return nearness(u->rel, d->rel) == best;
+}
+
+/*
+ * Are all declarations @u belongs to kept?  Without @fix, false when one
+ * is not; with @fix, one that is not un-keeps the others: a use and all
+ * its declarations keep spinning together, or none of them does.
+ */
+static bool use_kept(const struct seqcounts *sc, const struct seq_use *u,
+		     bool *decl_kept, bool fix, bool *changed)
+{
+	bool all = true, any = false;
+	size_t i;
+
+	for (i = 0; i < sc->ndecls; i++) {
+		if (!use_of(sc, u, &sc->decls[i]))
+			continue;
+		any = true;
+		all &= decl_kept[i];
+	}
+	for (i = 0; fix && !all && i < sc->ndecls; i++) {
+		if (decl_kept[i] && use_of(sc, u, &sc->decls[i])) {
+			decl_kept[i] = false;
+			*changed = true;
+		}
+	}
+	return any && all;
 }
 
 /*
@@ -522,7 +554,7 @@ static bool use_of(const struct seqcounts *sc, const struct seq_use *u,
 static int keep_seqcounts(struct conv *cv)
 {
 	const struct seqcounts *sc = &cv->seq;
-	bool *decl_kept = xcalloc(sc->ndecls + 1, sizeof(bool));
+	bool *decl_kept = xcalloc(sc->ndecls + 1, sizeof(bool)), changed;
 	struct sb sites = SB_INIT, decls = SB_INIT;
 	size_t i, j;
 	int rc = 0;
@@ -530,7 +562,6 @@ static int keep_seqcounts(struct conv *cv)
 	for (i = 0; i < sc->ndecls; i++) {
 		const struct seq_decl *d = &sc->decls[i];
 		unsigned kept = 0, other = 0;
-		char *at;
 
 		for (j = 0; j < sc->nuses; j++) {
 			const struct seq_use *u = &sc->uses[j];
@@ -546,9 +577,19 @@ static int keep_seqcounts(struct conv *cv)
 			warning("%s:%u: seqcount %s is given kept and converted "
 				"locks: left seqcount_spinlock_t", d->rel, d->line,
 				d->name);
-		if (!kept || other)
+		decl_kept[i] = kept && !other;
+	}
+	do {
+		changed = false;
+		for (j = 0; j < sc->nuses; j++)
+			use_kept(sc, &sc->uses[j], decl_kept, true, &changed);
+	} while (changed);
+	for (i = 0; i < sc->ndecls; i++) {
+		const struct seq_decl *d = &sc->decls[i];
+		char *at;
+
+		if (!decl_kept[i])
 			continue;
-		decl_kept[i] = true;
 		at = xasprintf("%s:%u:%s", d->rel, d->line, d->name);
 		sb_addf(&decls, "%s\n", at);
 		keep_line(cv, at);
@@ -556,17 +597,9 @@ static int keep_seqcounts(struct conv *cv)
 	}
 	for (j = 0; j < sc->nuses; j++) {
 		const struct seq_use *u = &sc->uses[j];
-		bool keep = false;
 		char *at;
 
-		for (i = 0; i < sc->ndecls; i++) {
-			if (!use_of(sc, u, &sc->decls[i]))
-				continue;
-			keep = decl_kept[i];
-			if (!keep)
-				break;
-		}
-		if (!keep)
+		if (!use_kept(sc, u, decl_kept, false, &changed))
 			continue;
 		at = xasprintf("%s:%u:%u", u->rel, u->line, u->col);
 		sb_addf(&sites, "%s\n", at);

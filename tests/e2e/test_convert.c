@@ -110,7 +110,7 @@ static void converted(void **state)
 	t = file_of("include/linux/mini_seq.h");
 	assert_non_null(strstr(t, "\tseqcount_raw_spinlock_t seq;"));
 	free(t);
-	t = file_of("kernel/mini_seq_sb.c");
+	t = file_of("fs/mini_seq_sb.c");
 	assert_non_null(strstr(t, "\tseqcount_spinlock_t seq;"));
 	assert_non_null(strstr(t, "SEQCNT_LOCK_ZERO(mini_sb_stats.seq, &sb_lock)"));
 	assert_non_null(strstr(t, "seqcount_lock_init(&s->seq, &sb_lock);"));
