@@ -25,7 +25,9 @@ static const char *const tokens[] = {
 	"assert_spin",	  "request_irq",   "threaded_irq", "percpu_irq",
 	"irq_chip",	  "clock_event",   "HRTIMER_MODE", "smp_call_function",
 	"on_each_cpu",	  "irq_work",	   "nmi_handler",  "local_irq_save",
-	"local_irq_disable", "preempt_disable", "chained_handler", NULL,
+	"local_irq_disable", "preempt_disable", "chained_handler",
+	"(spinlock",	  "(raw_spinlock", /* guard(spinlock_irq)(&l) only */
+	NULL,
 };
 _Static_assert(sizeof(tokens) / sizeof(tokens[0]) - 1 <= 32,
 	       "prefilter_match() keeps a bit per token");

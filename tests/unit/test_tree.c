@@ -123,6 +123,9 @@ static void prefilter(void **state)
 	assert_true(prefilter_match("x = 1; on_each_cpu", 18));
 	assert_false(prefilter_match("x = 1; on_each_cpu", 17));
 	assert_true(prefilter_match("\tchained_handler", 16));
+	/* a file whose only lock use is a guard (6.12's cmos_rtc.c) */
+	assert_true(prefilter_match("guard(spinlock_irq)(&rtc_lock);", 31));
+	assert_true(prefilter_match("scoped_guard(raw_spinlock, &l)", 30));
 	assert_false(prefilter_match("chained_handle", 14));
 	assert_false(prefilter_match("s", 1));
 	assert_false(prefilter_match("", 0));
