@@ -10,7 +10,9 @@
 #include "util.h"
 
 static const char *const tie_macros[] = {
-	"seqcount_spinlock_init", "SEQCNT_SPINLOCK_ZERO", NULL,
+	"seqcount_spinlock_init",
+	"SEQCNT_SPINLOCK_ZERO",
+	NULL,
 };
 
 static size_t skip_ws(const char *m, size_t i)
@@ -108,7 +110,8 @@ void seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
 	size_t i, n, len, bol = 0;
 	unsigned line = 1, k;
 
-	if (!strstr(text, "seqcount_spinlock") && !strstr(text, "SEQCNT_SPINLOCK"))
+	if (!strstr(text, "seqcount_spinlock") &&
+	    !strstr(text, "SEQCNT_SPINLOCK"))
 		return;
 	m = mask_c(text);
 	len = strlen(m);
@@ -126,7 +129,8 @@ void seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
 				c--;
 			if (m[j] == '(')
 				add_use(sc, rel, m, line, i - c + 1, j + 1);
-		} else if (n == 19 && !memcmp(m + i, "seqcount_spinlock_t", n)) {
+		} else if (n == 19 &&
+			   !memcmp(m + i, "seqcount_spinlock_t", n)) {
 			add_decl(sc, rel, m, i + n, line);
 		}
 	}
