@@ -417,7 +417,8 @@ class SrcFile(object):
             i -= 1
         if i < 0:
             return False
-        head = m[max(0, i - 300):i]
+        # from a line's start, so that a preprocessor line is whole
+        head = m[m.rfind("\n", 0, max(0, i - 300)) + 1:i]
         # without preprocessor lines: "#define X (1 << 8)" before
         # "struct s {" is not a function's parameter list
         head = re.sub(r"(?m)^[ \t]*#(?:.*\\\n)*.*$", "", head)

@@ -28,7 +28,7 @@ struct mk {
 	char *dir;
 	bool exists;
 	struct var *vars;
-	struct sb cflags;	/* ccflags-y: "-Ipath\n"... */
+	struct sb cflags;	/* ccflags-y: "-Ipath\n", "-DNAME\n"... */
 	struct sb subdir;	/* subdir-ccflags-y: here and below */
 	UT_hash_handle hh;
 };
@@ -187,7 +187,10 @@ static void expand(struct built *b, struct mk *m, const char *text,
 	}
 }
 
-/* The -I options of a flags assignment's value, appended to @to. */
+/*
+ * The -I and -D options of a flags assignment's value, appended to @to:
+ * i915's subdir-ccflags-y += -DI915 compiles code under #ifdef I915.
+ */
 static void include_opts(struct built *b, struct mk *m, const char *value,
 			 struct sb *to)
 {
@@ -204,6 +207,9 @@ static void include_opts(struct built *b, struct mk *m, const char *value,
 			dir = w;
 		else if (!strncmp(w, "-I", 2) && w[2])
 			dir = w + 2;
+		else if ((!strncmp(w, "-D", 2) || !strncmp(w, "-U", 2)) &&
+			 w[2] && !strchr(w, '\1') && !strpbrk(w, "'\"$("))
+			sb_addf(to, "%s\n", w);
 		next_is_dir = !strcmp(w, "-I");
 		if (!dir || strchr(dir, '\1'))
 			continue;

@@ -191,7 +191,7 @@ static void built_files(void **state)
 	free(cfg);
 }
 
-/* The -I options a file's Makefiles give it. */
+/* The -I and -D options a file's Makefiles give it. */
 static void built_includes(void **state)
 {
 	struct built *b;
@@ -205,6 +205,7 @@ static void built_includes(void **state)
 	/* i9's Makefile builds gt/ring.o; its subdir-ccflags-y reach it */
 	put("gpu/i9/Makefile", "subdir-ccflags-y := -Wextra\n"
 			       "subdir-ccflags-y += -I$(srctree)/$(src)\n"
+			       "subdir-ccflags-y += -DI9 -D'Q=\"q\"'\n"
 			       "i9-y += gt/ring.o\n"
 			       "ccflags-$(CONFIG_DBG) += -I $(src)/dbg\n"
 			       "ccflags-$(CONFIG_NONE) += -I$(src)/none\n"
@@ -217,8 +218,8 @@ static void built_includes(void **state)
 	b = built_open(dir, cfg);
 	assert_non_null(b);
 	built_include_opts(b, "gpu/i9/gt/ring.c", &out);
-	want = xasprintf("-I%s/include/gpu\n-I%s/gpu/i9\n-I%s/gpu/i9/dbg\n",
-			 dir, dir, dir);
+	want = xasprintf("-I%s/include/gpu\n-I%s/gpu/i9\n-DI9\n"
+			 "-I%s/gpu/i9/dbg\n", dir, dir, dir);
 	assert_string_equal(sb_str(&out), want);
 	free(want);
 	sb_reset(&out);
