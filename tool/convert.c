@@ -498,7 +498,9 @@ static int nearness(const char *use, const char *decl)
 /*
  * Does use @u belong to declaration @d?  Seqcounts are known by name only
  * (6.12's "seq" is struct fs_struct's, eventpoll's and the bridge
- * querier's): a use belongs to the nearest declarations of its name.
+ * querier's): a use of a field belongs to the nearest declarations of its
+ * name, one of a variable to all (nf_conntrack_generation's definition
+ * and its extern declaration in a header).
  */
 static bool use_of(const struct seqcounts *sc, const struct seq_use *u,
 		   const struct seq_decl *d)
@@ -508,6 +510,9 @@ static bool use_of(const struct seqcounts *sc, const struct seq_use *u,
 
 	if (strcmp(u->seq, d->name))
 		return false;
+	/* a variable: its definition and every extern declaration */
+	if (!u->seq_member)
+		return true;
 	for (i = 0; i < sc->ndecls; i++) {
 		if (strcmp(u->seq, sc->decls[i].name))
 			continue;

@@ -109,6 +109,7 @@ static void converted(void **state)
 	free(t);
 	t = file_of("include/linux/mini_seq.h");
 	assert_non_null(strstr(t, "\tseqcount_raw_spinlock_t seq;"));
+	assert_non_null(strstr(t, "extern seqcount_raw_spinlock_t rtc_seq;"));
 	free(t);
 	t = file_of("fs/mini_seq_sb.c");
 	assert_non_null(strstr(t, "\tseqcount_spinlock_t seq;"));
