@@ -328,10 +328,10 @@ static void note_decl_names(json_t *by_file, json_t *l, json_t *inv_l,
  * configuration leaves out: the !CONFIG_MEMCG folio_lruvec_lock() next to
  * the unlock_page_lruvec() it saw) keeps spinning too, even when locks
  * elsewhere in the tree that are converted have that name.  Names kept
- * everywhere (@kept) are not repeated.
+ * everywhere (cv->keep_names) are not repeated; the entries also go to
+ * cv->file_keep.
  */
-static void file_names(struct conv *cv, struct sb *names, json_t *by_file,
-		       struct name *kept)
+static void file_names(struct conv *cv, struct sb *names, json_t *by_file)
 {
 	const char **keys = xcalloc(json_object_size(by_file) + 1,
 				    sizeof(*keys));
@@ -343,7 +343,7 @@ static void file_names(struct conv *cv, struct sb *names, json_t *by_file,
 		const char *name = strrchr(key, ':') + 1;
 
 		if (json_integer_value(v) == 1 &&
-		    !name_find(kept, name, strlen(name)))
+		    !name_find(cv->keep_names, name, strlen(name)))
 			keys[n++] = key;
 	}
 	qsort(keys, n, sizeof(*keys), cmp_strp);
@@ -423,7 +423,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		sb_addf(&sites, "%s\n", at);
 		keep_line(cv, at);
 	}
-	file_names(cv, &names, by_file, cv->keep_names);
+	file_names(cv, &names, by_file);
 	cv->sites_path = xasprintf("%s/keep.sites", cv->o->meta_dir);
 	cv->decls_path = xasprintf("%s/keep.decls", cv->o->meta_dir);
 	cv->names_path = xasprintf("%s/keep.names", cv->o->meta_dir);
