@@ -249,22 +249,28 @@ static void add_args(struct pfunc *f, json_t *args)
 }
 
 /* What callers pass as parameter n of f, for a target "P:f#n", or NULL. */
+/* The function of a "P:fn#n" or "O:fn#n" target, and its n in *@n. */
+static struct pfunc *target_param(struct prog *p, const char *t, unsigned *n)
+{
+	const char *hash = strrchr(t, '#');
+	struct pfunc *f;
+	char *fn;
+
+	if (!hash)
+		return NULL;
+	fn = xstrndup(t + 2, hash - t - 2);
+	f = prog_func(p, fn);
+	free(fn);
+	*n = atoi(hash + 1);
+	return f;
+}
+
 static const struct strset *param_args_of(struct prog *p, const char *t)
 {
-	char *fn = xstrdup(t + 2), *hash = strrchr(fn, '#');
-	const struct strset *args = NULL;
-	struct pfunc *f;
 	unsigned n;
+	struct pfunc *f = target_param(p, t, &n);
 
-	if (hash) {
-		*hash = '\0';
-		n = atoi(hash + 1);
-		f = prog_func(p, fn);
-		if (f && n < f->nparams)
-			args = &f->param_args[n];
-	}
-	free(fn);
-	return args;
+	return f && n < f->nparams ? &f->param_args[n] : NULL;
 }
 
 static void resolve_fns(struct prog *p, const char *t, struct strset *out,
@@ -397,14 +403,14 @@ static bool resolve_alt(struct prog *p, const char *t, struct strset *out,
 		return f && f->ret && resolve_one(p, f->ret, out, depth + 1);
 	}
 	if (!strncmp(t, "O:", 2)) {
-		const char *hash = strrchr(t, '#');
-		char *fid = xstrndup(t + 2, hash ? hash - t - 2 : 0);
-		const char *stored;
+		const char *stored = NULL;
+		char key[16];
+		unsigned n;
 
-		f = hash ? prog_func(p, fid) : NULL;
-		free(fid);
-		stored = f ? json_string_value(json_object_get(f->outs, hash + 1))
-			   : NULL;
+		if ((f = target_param(p, t, &n))) {
+			snprintf(key, sizeof(key), "%u", n);
+			stored = json_string_value(json_object_get(f->outs, key));
+		}
 		return stored && resolve_one(p, stored, out, depth + 1);
 	}
 	if (!strncmp(t, "F:", 2)) {
