@@ -30,6 +30,8 @@ struct conv {
 	struct scan *s;
 	const char *target;	/* the tree being written */
 	char *sites_path, *decls_path, *names_path, *logs;
+	/* keep.sites, keep.decls, keep.names: built, then written once */
+	struct sb sites, decls, names;
 	struct strset keep_lines; /* "file:line" of every keep entry */
 	struct strset impl;	/* names whose definitions are the API */
 	struct name *keep_names;  /* names only kept locks have */
@@ -354,15 +356,14 @@ static void file_names(struct conv *cv, struct sb *names, json_t *by_file)
 	free(keys);
 }
 
-static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
+static void build_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 {
 	json_t *must = json_object(), *decls_of = json_object(), *l, *s, *d;
 	json_t *kind_of = json_object(), *by_file = json_object();
-	struct sb sites = SB_INIT, decls = SB_INIT, names = SB_INIT;
+	struct sb *sites = &cv->sites, *decls = &cv->decls, *names = &cv->names;
 	struct strset seen = { 0 };
 	struct name *e, *tmp;
 	size_t i, j;
-	int rc = 0;
 
 	cv->keep_names = kept_only_names(rep, &cv->s->prog);
 	cv->kept_words = xcalloc(KEPT_WORD_BITS / 64, sizeof(uint64_t));
@@ -370,7 +371,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		const char *w = e->s + (e->s[0] == '.');
 
 		add_kept_word(cv->kept_words, w, strlen(w));
-		sb_addf(&names, "%s\n", e->s);
+		sb_addf(names, "%s\n", e->s);
 	}
 
 	json_array_foreach(json_object_get(inv, "locks"), i, l)
@@ -386,7 +387,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		json_object_set(must, json_str(l, "id"), json_true());
 		/* the spinlock_t * declarations that may hold it */
 		json_array_foreach(json_object_get(l, "slots"), j, s) {
-			sb_addf(&decls, "%s\n", json_string_value(s));
+			sb_addf(decls, "%s\n", json_string_value(s));
 			keep_line(cv, json_string_value(s));
 		}
 		if (!strcmp(json_str(l, "kind"), "pointee"))
@@ -396,7 +397,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 				    "decls");
 		if (d) {
 			json_array_foreach(d, j, s) {
-				sb_addf(&decls, "%s:%s\n", json_string_value(s),
+				sb_addf(decls, "%s:%s\n", json_string_value(s),
 					last_name(json_str(l, "id")));
 				keep_line(cv, json_string_value(s));
 			}
@@ -405,7 +406,7 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 					      (int)json_integer_value(
 						      json_object_get(l, "line")));
 
-			sb_addf(&decls, "%s:%s\n", pos, last_name(json_str(l, "id")));
+			sb_addf(decls, "%s:%s\n", pos, last_name(json_str(l, "id")));
 			keep_line(cv, pos);
 			free(pos);
 		}
@@ -420,57 +421,56 @@ static int write_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 			keep |= json_object_get(must, json_string_value(id)) != NULL;
 		if (!keep || !strset_add(&seen, at))
 			continue;
-		sb_addf(&sites, "%s\n", at);
+		sb_addf(sites, "%s\n", at);
 		keep_line(cv, at);
 	}
-	file_names(cv, &names, by_file);
-	cv->sites_path = xasprintf("%s/keep.sites", cv->o->meta_dir);
-	cv->decls_path = xasprintf("%s/keep.decls", cv->o->meta_dir);
-	cv->names_path = xasprintf("%s/keep.names", cv->o->meta_dir);
-	if (write_file_atomic(cv->sites_path, sb_str(&sites), sites.len) < 0 ||
-	    write_file_atomic(cv->decls_path, sb_str(&decls), decls.len) < 0 ||
-	    write_file_atomic(cv->names_path, sb_str(&names), names.len) < 0)
-		rc = error("%s: %s", cv->o->meta_dir, strerror(errno));
-	sb_release(&sites);
-	sb_release(&decls);
-	sb_release(&names);
+	file_names(cv, names, by_file);
 	strset_free(&seen);
 	json_decref(must);
 	json_decref(decls_of);
 	json_decref(kind_of);
 	json_decref(by_file);
-	return rc;
+}
+
+/* Is ".NAME" in the kept names? */
+static bool kept_member(struct conv *cv, const char *name, size_t n)
+{
+	char buf[256];
+
+	if (n + 1 >= sizeof(buf))
+		return false;
+	buf[0] = '.';
+	memcpy(buf + 1, name, n);
+	return name_find(cv->keep_names, buf, n + 1) != NULL;
 }
 
 /* Would the rules keep a lock written NAME (a field's with @member) in @rel? */
 static bool kept_by_name(struct conv *cv, const char *rel, const char *name,
 			 bool member)
 {
-	char *dotted = xasprintf(".%s", name), *scoped;
+	char *scoped;
 	bool kept;
 
-	scoped = xasprintf("%s:%s", rel, member ? dotted : name);
-	kept = name_find(cv->keep_names, member ? dotted : name,
-			 strlen(name) + member) ||
-	       name_find(cv->file_keep, scoped, strlen(scoped));
+	if (member ? kept_member(cv, name, strlen(name))
+		   : name_find(cv->keep_names, name, strlen(name)) != NULL)
+		return true;
+	scoped = xasprintf("%s:%s%s", rel, member ? "." : "", name);
+	kept = name_find(cv->file_keep, scoped, strlen(scoped));
 	free(scoped);
-	free(dotted);
 	return kept;
 }
 
-static int append_file(const char *path, struct sb *more)
+/* Write the keep lists the rules read (OUT/keep.sites, ...). */
+static int write_keep_lists(struct conv *cv)
 {
-	size_t len;
-	char *old = read_file(path, &len);
-	struct sb all = SB_INIT;
-	int rc;
-
-	sb_add(&all, old ? old : "", old ? len : 0);
-	sb_add(&all, sb_str(more), more->len);
-	rc = write_file_atomic(path, sb_str(&all), all.len);
-	sb_release(&all);
-	free(old);
-	return rc;
+	cv->sites_path = xasprintf("%s/keep.sites", cv->o->meta_dir);
+	cv->decls_path = xasprintf("%s/keep.decls", cv->o->meta_dir);
+	cv->names_path = xasprintf("%s/keep.names", cv->o->meta_dir);
+	if (write_file_atomic(cv->sites_path, sb_str(&cv->sites), cv->sites.len) < 0 ||
+	    write_file_atomic(cv->decls_path, sb_str(&cv->decls), cv->decls.len) < 0 ||
+	    write_file_atomic(cv->names_path, sb_str(&cv->names), cv->names.len) < 0)
+		return error("%s: %s", cv->o->meta_dir, strerror(errno));
+	return 0;
 }
 
 /*
@@ -522,30 +522,37 @@ static bool use_of(const struct seqcounts *sc, const struct seq_use *u,
 	return nearness(u->rel, d->rel) == best;
 }
 
-/*
- * Are all declarations @u belongs to kept?  Without @fix, false when one
- * is not; with @fix, one that is not un-keeps the others: a use and all
- * its declarations keep spinning together, or none of them does.
- */
+/* Does @u belong to declarations, all of them kept? */
 static bool use_kept(const struct seqcounts *sc, const struct seq_use *u,
-		     bool *decl_kept, bool fix, bool *changed)
+		     const bool *decl_kept)
 {
-	bool all = true, any = false;
+	bool any = false;
 	size_t i;
 
 	for (i = 0; i < sc->ndecls; i++) {
 		if (!use_of(sc, u, &sc->decls[i]))
 			continue;
+		if (!decl_kept[i])
+			return false;
 		any = true;
-		all &= decl_kept[i];
 	}
-	for (i = 0; fix && !all && i < sc->ndecls; i++) {
+	return any;
+}
+
+/* Un-keep the declarations @u belongs to; were there any kept? */
+static bool unkeep_decls(const struct seqcounts *sc, const struct seq_use *u,
+			 bool *decl_kept)
+{
+	bool changed = false;
+	size_t i;
+
+	for (i = 0; i < sc->ndecls; i++) {
 		if (decl_kept[i] && use_of(sc, u, &sc->decls[i])) {
 			decl_kept[i] = false;
-			*changed = true;
+			changed = true;
 		}
 	}
-	return any && all;
+	return changed;
 }
 
 /*
@@ -556,13 +563,11 @@ static bool use_kept(const struct seqcounts *sc, const struct seq_use *u,
  * with a warning, and so do its uses: the lockdep and PREEMPT_RT builds
  * will say where.
  */
-static int keep_seqcounts(struct conv *cv)
+static void keep_seqcounts(struct conv *cv)
 {
 	const struct seqcounts *sc = &cv->seq;
 	bool *decl_kept = xcalloc(sc->ndecls + 1, sizeof(bool)), changed;
-	struct sb sites = SB_INIT, decls = SB_INIT;
 	size_t i, j;
-	int rc = 0;
 
 	for (i = 0; i < sc->ndecls; i++) {
 		const struct seq_decl *d = &sc->decls[i];
@@ -584,10 +589,13 @@ static int keep_seqcounts(struct conv *cv)
 				d->name);
 		decl_kept[i] = kept && !other;
 	}
+	/* a use and all its declarations keep spinning together, or none */
 	do {
 		changed = false;
 		for (j = 0; j < sc->nuses; j++)
-			use_kept(sc, &sc->uses[j], decl_kept, true, &changed);
+			if (!use_kept(sc, &sc->uses[j], decl_kept))
+				changed |= unkeep_decls(sc, &sc->uses[j],
+							decl_kept);
 	} while (changed);
 	for (i = 0; i < sc->ndecls; i++) {
 		const struct seq_decl *d = &sc->decls[i];
@@ -596,7 +604,7 @@ static int keep_seqcounts(struct conv *cv)
 		if (!decl_kept[i])
 			continue;
 		at = xasprintf("%s:%u:%s", d->rel, d->line, d->name);
-		sb_addf(&decls, "%s\n", at);
+		sb_addf(&cv->decls, "%s\n", at);
 		keep_line(cv, at);
 		free(at);
 	}
@@ -604,20 +612,14 @@ static int keep_seqcounts(struct conv *cv)
 		const struct seq_use *u = &sc->uses[j];
 		char *at;
 
-		if (!use_kept(sc, u, decl_kept, false, &changed))
+		if (!use_kept(sc, u, decl_kept))
 			continue;
 		at = xasprintf("%s:%u:%u", u->rel, u->line, u->col);
-		sb_addf(&sites, "%s\n", at);
+		sb_addf(&cv->sites, "%s\n", at);
 		keep_line(cv, at);
 		free(at);
 	}
-	if ((sites.len && append_file(cv->sites_path, &sites) < 0) ||
-	    (decls.len && append_file(cv->decls_path, &decls) < 0))
-		rc = error("%s: %s", cv->o->meta_dir, strerror(errno));
-	sb_release(&sites);
-	sb_release(&decls);
 	free(decl_kept);
-	return rc;
 }
 
 /* ---- the target tree ---- */
@@ -674,17 +676,6 @@ static void rules_hash(struct conv *cv)
 	hasher_final(&h, cv->rules);
 }
 
-/* Is ".NAME" in the kept names? */
-static bool kept_member(struct conv *cv, const char *name, size_t n)
-{
-	char buf[256];
-
-	if (n + 1 >= sizeof(buf))
-		return false;
-	buf[0] = '.';
-	memcpy(buf + 1, name, n);
-	return name_find(cv->keep_names, buf, n + 1) != NULL;
-}
 
 /* The kept names written in @text, in order, into @h. */
 static void hash_kept_names(struct conv *cv, struct hasher *h,
@@ -1023,11 +1014,9 @@ static size_t batch_size(const struct conv *cv)
 
 static int convert_files(struct conv *cv)
 {
-	char *lists[] = { read_file(cv->sites_path, NULL),
-			  read_file(cv->decls_path, NULL),
-			  read_file(cv->names_path, NULL) };
-	struct entries *ix[] = { index_entries(lists[0]), index_entries(lists[1]),
-				 index_entries(lists[2]) };
+	struct entries *ix[] = { index_entries(sb_str(&cv->sites)),
+				 index_entries(sb_str(&cv->decls)),
+				 index_entries(sb_str(&cv->names)) };
 	size_t i, nfail = 0, *retry, batch;
 	int rc = 0;
 
@@ -1053,10 +1042,8 @@ static int convert_files(struct conv *cv)
 		}
 		free(cp);
 	}
-	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+	for (i = 0; i < ARRAY_SIZE(ix); i++)
 		free_entries(&ix[i]);
-		free(lists[i]);
-	}
 	batch = batch_size(cv);
 	if (cv->ntodo && run_batches(cv, batch, cv->o->timeout * batch) < 0) {
 		cache_converted(cv);
@@ -1412,15 +1399,10 @@ static void select_files(struct conv *cv, bool only_kept)
 		const char *rel = cv->files[i].rel;
 		char *path = xasprintf("%s/%s", cv->s->tree.root, rel);
 		char *text = read_file(path, &len);
-		size_t nseq = cv->seq.nuses + cv->seq.ndecls;
-		bool keep, seq;
-
-		if (text && cv->raw)
-			seqcounts_scan(&cv->seq, rel, text);
 		/* a seqcount may follow a kept lock: decided once all are read */
-		seq = cv->seq.nuses + cv->seq.ndecls > nseq;
-		keep = !text || !only_kept || strset_has(&kept, rel) ||
-		       (cv->keep_names && has_kept_name(cv, text, len));
+		bool seq = text && cv->raw && seqcounts_scan(&cv->seq, rel, text);
+		bool keep = !text || !only_kept || strset_has(&kept, rel) ||
+			    (cv->keep_names && has_kept_name(cv, text, len));
 
 		if (seq || (keep && (!text || !names ||
 				     has_cocci_name(names, text, len)))) {
@@ -1598,17 +1580,15 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		rc = EXIT_ENV;
 		goto out;
 	}
-	if (write_keep_lists(&cv, inv, classification) < 0) {
-		rc = EXIT_ENV;
-		goto out;
-	}
+	build_keep_lists(&cv, inv, classification);
 	collect_files(&cv);
 	if (!o->reuse_target && check_collisions(&cv) < 0) {
 		rc = EXIT_INPUT;
 		goto out;
 	}
 	select_files(&cv, o->only_kept);
-	if (keep_seqcounts(&cv) < 0) {
+	keep_seqcounts(&cv);
+	if (write_keep_lists(&cv) < 0) {
 		rc = EXIT_ENV;
 		goto out;
 	}
@@ -1677,6 +1657,9 @@ out:
 	free(cv.sites_path);
 	free(cv.decls_path);
 	free(cv.names_path);
+	sb_release(&cv.sites);
+	sb_release(&cv.decls);
+	sb_release(&cv.names);
 	names_free(&cv.keep_names);
 	names_free(&cv.file_keep);
 	seqcounts_free(&cv.seq);

@@ -104,15 +104,16 @@ static void add_decl(struct seqcounts *sc, const char *rel, const char *m,
 	sc->decls[sc->ndecls++].name = xstrndup(m + i, n);
 }
 
-void seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
+size_t seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
 {
+	size_t before = sc->nuses + sc->ndecls;
 	char *m;
 	size_t i, n, len, bol = 0;
 	unsigned line = 1, k;
 
 	if (!strstr(text, "seqcount_spinlock") &&
 	    !strstr(text, "SEQCNT_SPINLOCK"))
-		return;
+		return 0;
 	m = mask_c(text);
 	len = strlen(m);
 	for (i = 0; next_word(m, len, &i, &n); i += n) {
@@ -135,6 +136,7 @@ void seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
 		}
 	}
 	free(m);
+	return sc->nuses + sc->ndecls - before;
 }
 
 void seqcounts_free(struct seqcounts *sc)

@@ -35,8 +35,8 @@ struct seqcounts {
 	size_t ndecls, alloc_decls;
 };
 
-/* Add the uses and declarations in @text (the file @rel) to @sc. */
-void seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text);
+/* Add the uses and declarations in @text (the file @rel) to @sc: how many. */
+size_t seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text);
 void seqcounts_free(struct seqcounts *sc);
 
 #endif
