@@ -2,7 +2,7 @@
 /*
  * A folder's Makefile as built.c reads it: obj- mentions, ccflags-y,
  * subdir-ccflags-y, variables and their expansion (built_has,
- * built_include_opts).  The input is written to ROOT/d/Makefile.
+ * built_include_opts: -I, -D and -U options).  The input is written to ROOT/d/Makefile.
  */
 #include <stdio.h>
 #include <sys/stat.h>
@@ -32,6 +32,20 @@ static void cleanup(void)
 	rmdir(root);
 }
 
+/* every option is on its own line: an absolute -I folder, a -D or a -U */
+static bool options_well_formed(struct sb *out)
+{
+	const char *line = sb_str(out), *end = line + out->len;
+
+	if (out->len && end[-1] != '\n')
+		return false;
+	for (; line < end; line = strchr(line, '\n') + 1)
+		if (strncmp(line, "-I/", 3) && strncmp(line, "-D", 2) &&
+		    strncmp(line, "-U", 2))
+			return false;
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct built *b;
@@ -54,9 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)built_why(b, "d/sub/y.c");
 	built_include_opts(b, "d/sub/y.c", &out);
 	built_include_opts(b, "d/x.c", &out);
-	/* every option is one absolute -I folder on its own line */
-	FUZZ_ASSERT(!out.len || (!strncmp(sb_str(&out), "-I/", 3) &&
-				 out.buf[out.len - 1] == '\n'));
+	FUZZ_ASSERT(options_well_formed(&out));
 	sb_release(&out);
 	built_close(b);
 	return 0;
