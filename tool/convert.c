@@ -1587,6 +1587,7 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		goto out;
 	}
 	select_files(&cv, o->only_kept);
+	seqcounts_resolve_aliases(&cv.seq);
 	keep_seqcounts(&cv);
 	if (write_keep_lists(&cv) < 0) {
 		rc = EXIT_ENV;

@@ -104,6 +104,70 @@ static void add_decl(struct seqcounts *sc, const char *rel, const char *m,
 	sc->decls[sc->ndecls++].name = xstrndup(m + i, n);
 }
 
+static size_t skip_blank(const char *t, size_t i)
+{
+	while (t[i] == ' ' || t[i] == '\t')
+		i++;
+	return i;
+}
+
+static size_t ident_len(const char *t, size_t i)
+{
+	size_t n = 0;
+
+	while (ident_char(t[i + n]))
+		n++;
+	return n && !(t[i] >= '0' && t[i] <= '9') ? n : 0;
+}
+
+/*
+ * The alias a line holding "#define NAME a.b->LAST" at @i (the '#')
+ * defines, added to @sc.  Function-like macros and any other body are not.
+ */
+static void add_alias(struct seqcounts *sc, const char *t, size_t i)
+{
+	size_t name, nlen, last = 0, n, dots = 0;
+
+	i = skip_blank(t, i + 1);
+	if (strncmp(t + i, "define", 6) || (t[i + 6] != ' ' && t[i + 6] != '\t'))
+		return;
+	name = skip_blank(t, i + 6);
+	nlen = ident_len(t, name);
+	if (!nlen || (t[name + nlen] != ' ' && t[name + nlen] != '\t'))
+		return;
+	for (i = skip_blank(t, name + nlen); (n = ident_len(t, i)); dots++) {
+		last = i;
+		i += n;
+		if (t[i] == '.')
+			i++;
+		else if (t[i] == '-' && t[i + 1] == '>')
+			i += 2;
+		else
+			break;
+	}
+	i = skip_blank(t, i);
+	if (!n || !dots || (t[i] && t[i] != '\n' && strncmp(t + i, "/*", 2) &&
+			    strncmp(t + i, "//", 2)))
+		return;
+	ALLOC_GROW(sc->aliases, sc->naliases, sc->alloc_aliases);
+	sc->aliases[sc->naliases].name = xstrndup(t + name, nlen);
+	sc->aliases[sc->naliases++].last = xstrndup(t + last, n);
+}
+
+static void scan_aliases(struct seqcounts *sc, const char *text)
+{
+	const char *p;
+
+	for (p = strstr(text, "define"); p; p = strstr(p + 6, "define")) {
+		const char *h = p;
+
+		while (h > text && (h[-1] == ' ' || h[-1] == '\t'))
+			h--;
+		if (h > text && h[-1] == '#')
+			add_alias(sc, text, (size_t)(h - 1 - text));
+	}
+}
+
 size_t seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
 {
 	size_t before = sc->nuses + sc->ndecls;
@@ -111,6 +175,7 @@ size_t seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
 	size_t i, n, len, bol = 0;
 	unsigned line = 1, k;
 
+	scan_aliases(sc, text);
 	if (!strstr(text, "seqcount_spinlock") &&
 	    !strstr(text, "SEQCNT_SPINLOCK"))
 		return 0;
@@ -139,9 +204,47 @@ size_t seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
 	return sc->nuses + sc->ndecls - before;
 }
 
+/* The field alias @name names, if every definition of it agrees. */
+static const char *alias_of(const struct seqcounts *sc, const char *name)
+{
+	const char *last = NULL;
+	size_t i;
+
+	for (i = 0; i < sc->naliases; i++) {
+		if (strcmp(sc->aliases[i].name, name))
+			continue;
+		if (last && strcmp(last, sc->aliases[i].last))
+			return NULL;
+		last = sc->aliases[i].last;
+	}
+	return last;
+}
+
+void seqcounts_resolve_aliases(struct seqcounts *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nuses; i++) {
+		struct seq_use *u = &sc->uses[i];
+		const char *last = alias_of(sc, u->lock);
+
+		if (last) {
+			free(u->lock);
+			u->lock = xstrdup(last);
+			u->lock_member = true;
+		}
+	}
+}
+
 void seqcounts_free(struct seqcounts *sc)
 {
 	size_t i;
+
+	for (i = 0; i < sc->naliases; i++) {
+		free(sc->aliases[i].name);
+		free(sc->aliases[i].last);
+	}
+	free(sc->aliases);
 
 	for (i = 0; i < sc->nuses; i++) {
 		free(sc->uses[i].rel);

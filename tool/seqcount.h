@@ -28,15 +28,33 @@ struct seq_decl {
 	char *name;
 };
 
+/*
+ * #define NAME a.b.LAST (or a->LAST): a lock field spelt through a macro,
+ * as struct dentry's d_lock is its d_lockref.lock.
+ */
+struct seq_alias {
+	char *name, *last;
+};
+
 struct seqcounts {
+	struct seq_alias *aliases;
+	size_t naliases, alloc_aliases;
 	struct seq_use *uses;
 	size_t nuses, alloc_uses;
 	struct seq_decl *decls;
 	size_t ndecls, alloc_decls;
 };
 
-/* Add the uses and declarations in @text (the file @rel) to @sc: how many. */
+/*
+ * Add the uses and declarations in @text (the file @rel) to @sc: how many.
+ * The aliases of lock fields it defines are added too, not counted.
+ */
 size_t seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text);
+/*
+ * Once every file is scanned: a use whose lock is an alias (the same one
+ * wherever it is defined) is given the field the alias names.
+ */
+void seqcounts_resolve_aliases(struct seqcounts *sc);
 void seqcounts_free(struct seqcounts *sc);
 
 #endif

@@ -106,10 +106,13 @@ static void converted(void **state)
 	assert_non_null(strstr(t, "seqcount_lock_init(&sb_seq, &sb_lock);"));
 	/* a name two seqcounts have: each follows the locks near it */
 	assert_non_null(strstr(t, "seqcount_raw_spinlock_init(&o->seq, &rtc_lock);"));
+	/* a lock spelt through a macro (d_lock): the seqcount follows it */
+	assert_non_null(strstr(t, "seqcount_raw_spinlock_init(&d->m_seq, &d->m_lock);"));
 	free(t);
 	t = file_of("include/linux/mini_seq.h");
 	assert_non_null(strstr(t, "\tseqcount_raw_spinlock_t seq;"));
 	assert_non_null(strstr(t, "extern seqcount_raw_spinlock_t rtc_seq;"));
+	assert_non_null(strstr(t, "\tseqcount_raw_spinlock_t m_seq;"));
 	free(t);
 	t = file_of("fs/mini_seq_sb.c");
 	assert_non_null(strstr(t, "\tseqcount_spinlock_t seq;"));

@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "convert.h"
 #include "leftover.h"
+#include "seqcount.h"
 #include "tree.h"
 #include "util.h"
 
@@ -140,6 +141,37 @@ static void makefile(void **state)
 	assert_int_equal(tree_parse_makefile(&t, "all:\n", "Makefile"), -1);
 }
 
+static void seqcount_aliases(void **state)
+{
+	struct seqcounts sc = { 0 };
+
+	(void)state;
+	assert_int_equal(seqcounts_scan(&sc, "include/linux/dcache.h",
+		"#define d_lock\td_lockref.lock\t/* alias */\n"
+		"# define x_lock a->b.c // alias\n"
+		"#define f_lock(x) x.lock\n"	/* function-like */
+		"#define n_lock lock\n"		/* no field */
+		"#define m_lock a.b + 1\n"		/* not only a field */
+		"#define NUM 1.5\n"
+		"seqcount_spinlock_t d_seq;\n"), 1);
+	assert_int_equal(sc.naliases, 2);
+	assert_string_equal(sc.aliases[0].name, "d_lock");
+	assert_string_equal(sc.aliases[0].last, "lock");
+	assert_string_equal(sc.aliases[1].name, "x_lock");
+	assert_string_equal(sc.aliases[1].last, "c");
+	assert_int_equal(seqcounts_scan(&sc, "fs/dcache.c",
+		"\tseqcount_spinlock_init(&dentry->d_seq, &dentry->d_lock);\n"
+		"\tseqcount_spinlock_init(&o->seq, &x_lock);\n"), 2);
+	/* a second, different definition makes x_lock ambiguous */
+	seqcounts_scan(&sc, "x.h", "#define x_lock y.lock\n");
+	seqcounts_resolve_aliases(&sc);
+	assert_string_equal(sc.uses[0].lock, "lock");
+	assert_true(sc.uses[0].lock_member);
+	assert_string_equal(sc.uses[1].lock, "x_lock");
+	assert_false(sc.uses[1].lock_member);
+	seqcounts_free(&sc);
+}
+
 int test_readers(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +180,7 @@ int test_readers(void)
 		cmocka_unit_test(leftovers),
 		cmocka_unit_test(leftover_names),
 		cmocka_unit_test(makefile),
+		cmocka_unit_test(seqcount_aliases),
 	};
 	return cmocka_run_group_tests_name("readers", tests, NULL, NULL);
 }
