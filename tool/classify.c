@@ -637,6 +637,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 	c->audit = audit;
 	c->max_fanout = max_fanout ? max_fanout : CL_MAX_FANOUT;
 	c->max_spread = CL_MAX_SPREAD;
+	c->max_call_spread = CL_MAX_CALL_SPREAD;
 	c->stale = json_array();
 	/* sorted, so that results do not depend on hash order */
 	c->nlocks = HASH_COUNT(p->locks);
@@ -921,7 +922,7 @@ void drain(struct classify *c)
 			const struct cl_call *cl = &f->calls[i];
 
 			if (!in_context(f, cl->irqs_off, cl->irqs_may_on) ||
-			    cl->last_ref)
+			    cl->last_ref || cl->left_out)
 				continue;
 			/*
 			 * a call through a parameter calls what this
@@ -1028,7 +1029,7 @@ void classify_rerun(struct classify *c)
 void classify_run(struct classify *c)
 {
 	classify_rerun(c);
-	if (c->max_spread)
+	if (c->max_spread || c->max_call_spread)
 		bound_spread(c);
 }
 

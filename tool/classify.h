@@ -88,6 +88,12 @@ struct classify {
 	 * for review.  0: no bound.
 	 */
 	unsigned max_spread;
+	/*
+	 * The same for a call made with a spinning lock held: one that alone
+	 * would make more than max_call_spread locks spin is not followed
+	 * (a driver calling clk_enable() under its timer's lock).  0: none.
+	 */
+	unsigned max_call_spread;
 	unsigned bounded;	/* seeds the bound converted or left out */
 	/* non-zero when the user asked to stop (the bound's reruns check) */
 	int (*interrupted)(void);
@@ -96,6 +102,7 @@ struct classify {
 
 #define CL_MAX_FANOUT 16
 #define CL_MAX_SPREAD 64
+#define CL_MAX_CALL_SPREAD 16
 
 /* Build the graph from a linked program; @max_fanout 0: the default. */
 void classify_init(struct classify *c, struct prog *p, bool audit,
@@ -108,6 +115,11 @@ void classify_whitelist(struct classify *c, const struct whitelist *w);
 /* Run every rule and the closure, then apply max_spread. */
 void classify_run(struct classify *c);
 void classify_free(struct classify *c);
+/*
+ * What the spread bound left out, for review: entry points and calls made
+ * under a spinning lock, each {fn, why, at, spread}.
+ */
+json_t *classify_left_out(struct classify *c);
 /*
  * After classify_run(): the indirect calls through wide fields made in
  * atomic context, [{at, field, implementations, context}], sorted.

@@ -18,6 +18,12 @@ struct cl_call {
 	unsigned *dropped;	/* the caller's locks released before it */
 	unsigned ndropped;
 	/*
+	 * made with a spinning lock held and left out by the spread bound:
+	 * following it would have made @spread more locks spin (spread.c)
+	 */
+	bool left_out, spread_tried;
+	unsigned spread;
+	/*
 	 * A direct call's function arguments: function @fn as argument
 	 * @idx; and the caller's own parameter @param passed on as @idx
 	 */

@@ -102,18 +102,11 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			    json_integer(npinned));
 	json_object_set_new(json_object_get(rep, "summary"), "conflicts",
 			    json_integer(nconflicts));
-	left_out = json_array();
-	for (i = 0; i < c->nfuncs; i++)
-		if (c->funcs[i].spread)
-			json_array_append_new(
-				left_out,
-				json_pack("{sssssssi}", "fn", c->funcs[i].f->id,
-					  "why", c->funcs[i].out_why, "at",
-					  c->funcs[i].out_at, "spread",
-					  (int)c->funcs[i].spread));
+	left_out = classify_left_out(c);
 	json_object_set_new(json_object_get(rep, "summary"), "spread",
-			    json_pack("{sisisi}", "max_spread",
-				      (int)c->max_spread, "converted",
+			    json_pack("{sisisisi}", "max_spread",
+				      (int)c->max_spread, "max_call_spread",
+				      (int)c->max_call_spread, "converted",
 				      (int)nspread,
 				      "left_out", (int)json_array_size(left_out)));
 	json_object_set_new(rep, "left_out", left_out);
@@ -234,12 +227,12 @@ void report_text(json_t *rep, FILE *out)
 		     "says spin (conflict in classify.json, review): %d\n",
 		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"));
 	v = json_object_get(sum, "spread");
-	if (v && jint(v, "max_spread"))
-		fprintf(out, "  spread bound %d (review): %d locks converted "
-			     "(spread in classify.json), %d entry points left "
-			     "out (left_out)\n",
-			(int)jint(v, "max_spread"), (int)jint(v, "converted"),
-			(int)jint(v, "left_out"));
+	if (v && (jint(v, "max_spread") || jint(v, "max_call_spread")))
+		fprintf(out, "  spread bound %d, %d for calls (review): %d "
+			     "locks converted (spread in classify.json), %d "
+			     "entry points and calls left out (left_out)\n",
+			(int)jint(v, "max_spread"), (int)jint(v, "max_call_spread"),
+			(int)jint(v, "converted"), (int)jint(v, "left_out"));
 	json_array_foreach(json_object_get(rep, "left_out"), i, v)
 		fprintf(out, "  left out: %s %s: would make %d locks spin\n",
 			json_str(v, "at"), json_str(v, "why"),

@@ -29,6 +29,7 @@ struct common {
 	const char *since;	/* older classify.json, or NULL */
 	unsigned max_fanout;	/* classify: 0 for the default */
 	int max_spread;		/* classify: -1 for the default, 0: none */
+	int max_call_spread;	/* the same for calls under a spinning lock */
 	const char *out_tree;	/* convert: the converted copy */
 	bool in_place;		/* convert: write into the tree */
 	struct branch_opts branch;
@@ -84,6 +85,9 @@ static const char usage_text[] =
 	"      --max-spread N   convert, for review, a lock that a context\n"
 	"                       alone would make spin when that makes more\n"
 	"                       than N other locks spin (64; 0: no bound)\n"
+	"      --max-call-spread N  do not follow, for review, a call made\n"
+	"                       with a spinning lock held that alone makes\n"
+	"                       more than N locks spin (16; 0: no bound)\n"
 	"      --tree-out DIR   convert: write the converted copy here\n"
 	"      --in-place       convert: write into KERNEL (a clean checkout)\n"
 	"      --base REV       branch: the revision to start from (HEAD)\n"
@@ -167,6 +171,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "since", required_argument, NULL, 'S' },
 		{ "max-fanout", required_argument, NULL, 'M' },
 		{ "max-spread", required_argument, NULL, 'D' },
+		{ "max-call-spread", required_argument, NULL, 'E' },
 		{ "tree-out", required_argument, NULL, 'T' },
 		{ "in-place", no_argument, NULL, 'I' },
 		{ "base", required_argument, NULL, 'B' },
@@ -192,6 +197,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 	c->scan.timeout = 300;
 	c->whitelist = default_whitelist();
 	c->max_spread = -1;
+	c->max_call_spread = -1;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "o:C:j:qh", opts, NULL)) != -1) {
 		switch (ch) {
@@ -240,6 +246,10 @@ static int parse_common(int argc, char **argv, struct common *c)
 		case 'D':
 			c->max_spread = count_arg("--max-spread", 0,
 						  "a number of locks");
+			break;
+		case 'E':
+			c->max_call_spread = count_arg("--max-call-spread", 0,
+						       "a number of locks");
 			break;
 		case 'T':
 			c->out_tree = path_from_cwd(optarg);
@@ -435,6 +445,8 @@ static int classify_stage(struct common *cp, bool audit,
 	classify_init(&cl, &s.prog, audit, c.max_fanout);
 	if (c.max_spread >= 0)
 		cl.max_spread = c.max_spread;
+	if (c.max_call_spread >= 0)
+		cl.max_call_spread = c.max_call_spread;
 	cl.interrupted = scan_interrupted;
 	classify_whitelist(&cl, &wl);
 	classify_run(&cl);

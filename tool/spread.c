@@ -88,25 +88,95 @@ static bool context_class(enum lclass cls)
 	return cls >= CL_HARDIRQ && cls <= CL_IRQSOFF;
 }
 
-/* A seed: entry point @idx (is_fn) or lock @idx. */
+/* A seed: an entry point, a lock, or a call (by its index in calls[]). */
+enum seed_kind { SEED_FN, SEED_LOCK, SEED_CALL };
+
 struct seed {
-	bool is_fn;
+	enum seed_kind kind;
 	unsigned idx;
 };
 
+/* The calls of every function, numbered: calls[i] is call i's. */
+struct calls {
+	struct cl_call **v;
+	unsigned *func;		/* the function that makes it */
+	unsigned n;
+	unsigned *stamp;	/* the last lock counted through it, plus one */
+};
+
+static void number_calls(const struct classify *c, struct calls *cs)
+{
+	unsigned i, j, n = 0;
+
+	for (i = 0; i < c->nfuncs; i++)
+		n += c->funcs[i].ncalls;
+	cs->v = xcalloc(n + 1, sizeof(*cs->v));
+	cs->func = xcalloc(n + 1, sizeof(*cs->func));
+	cs->stamp = xcalloc(n + 1, sizeof(*cs->stamp));
+	for (i = 0, cs->n = 0; i < c->nfuncs; i++)
+		for (j = 0; j < c->funcs[i].ncalls; j++) {
+			cs->func[cs->n] = i;
+			cs->v[cs->n++] = &c->funcs[i].calls[j];
+		}
+}
+
+static void free_calls(struct calls *cs)
+{
+	free(cs->v);
+	free(cs->func);
+	free(cs->stamp);
+}
+
 /*
- * How many spinning locks' evidence chains lead back to each lock (locks)
- * and to each entry point (fns), counting the seed lock itself.
+ * Count @lock (number @stamp) once for every call its evidence chain goes
+ * through, from the function that takes it up to the entry or the outer
+ * lock's section.
  */
-static void chain_counts(const struct classify *c, unsigned *locks,
-			 unsigned *fns)
+static void count_calls(const struct classify *c, const struct calls *cs,
+			const unsigned *base, unsigned lock, unsigned stamp,
+			unsigned *calls)
+{
+	unsigned hops = 0, x = lock, n;
+	const struct cl_func *f;
+	int up;
+
+	for (;;) {
+		f = c->locks[x].by_func >= 0 ? &c->funcs[c->locks[x].by_func]
+					     : NULL;
+		for (; f && f->from_func >= 0 && hops++ <= c->nfuncs;
+		     f = &c->funcs[f->from_func]) {
+			n = base[f->from_func] + (unsigned)f->from_call;
+			if (cs->stamp[n] != stamp) {
+				cs->stamp[n] = stamp;
+				calls[n]++;
+			}
+			if (f->from_lock >= 0)
+				break;
+		}
+		up = outer_of(c, x);
+		if (up < 0 || hops++ > c->nlocks + c->nfuncs)
+			return;
+		x = up;
+	}
+}
+
+/*
+ * How many spinning locks' evidence chains lead back to each lock (locks),
+ * to each entry point (fns) and through each call (calls), counting the
+ * seed lock itself.
+ */
+static void chain_counts(const struct classify *c, const struct calls *cs,
+			 const unsigned *base, unsigned *locks, unsigned *fns,
+			 unsigned *calls)
 {
 	unsigned i, hops;
 	int x, up, e;
 
+	memset(cs->stamp, 0, (cs->n + 1) * sizeof(*cs->stamp));
 	for (i = 0; i < c->nlocks; i++) {
 		if (c->locks[i].cls == CL_NONE)
 			continue;
+		count_calls(c, cs, base, i, i + 1, calls);
 		for (x = i, hops = 0; (up = outer_of(c, x)) >= 0 &&
 				      hops < c->nlocks; x = up, hops++)
 			locks[up]++;
@@ -115,37 +185,85 @@ static void chain_counts(const struct classify *c, unsigned *locks,
 	}
 }
 
-/* The heaviest candidate not tried yet; false if none. */
-static bool next_candidate(const struct classify *c, struct seed *best)
+/* Is a lock that spins held at @cl? */
+static bool under_spinning(const struct classify *c, const struct cl_call *cl)
+{
+	unsigned i;
+
+	for (i = 0; i < cl->nheld; i++)
+		if (c->locks[cl->held[i]].cls != CL_NONE)
+			return true;
+	return false;
+}
+
+/*
+ * The heaviest candidate not tried yet, by how far it is over its bound;
+ * false if none.
+ */
+static bool next_candidate(const struct classify *c, const struct calls *cs,
+			   const unsigned *base, struct seed *best)
 {
 	unsigned *locks = xcalloc(c->nlocks + 1, sizeof(*locks));
 	unsigned *fns = xcalloc(c->nfuncs + 1, sizeof(*fns));
-	unsigned i, most = c->max_spread;
+	unsigned *calls = xcalloc(cs->n + 1, sizeof(*calls));
+	unsigned i, most = 0, bound = c->max_spread, cbound = c->max_call_spread;
 
-	chain_counts(c, locks, fns);
-	for (i = 0; i < c->nfuncs; i++)
-		if (fns[i] > most && c->funcs[i].weighable &&
+	chain_counts(c, cs, base, locks, fns, calls);
+	for (i = 0; bound && i < c->nfuncs; i++)
+		if (fns[i] > bound + most && c->funcs[i].weighable &&
 		    !c->funcs[i].spread_tried) {
-			most = fns[i];
-			*best = (struct seed){ true, i };
+			most = fns[i] - bound;
+			*best = (struct seed){ SEED_FN, i };
 		}
-	for (i = 0; i < c->nlocks; i++)
-		if (locks[i] > most && !c->locks[i].spread_tried &&
+	for (i = 0; bound && i < c->nlocks; i++)
+		if (locks[i] > bound + most && !c->locks[i].spread_tried &&
 		    context_class(c->locks[i].cls) && outer_of(c, i) < 0) {
-			most = locks[i];
-			*best = (struct seed){ false, i };
+			most = locks[i] - bound;
+			*best = (struct seed){ SEED_LOCK, i };
+		}
+	for (i = 0; cbound && i < cs->n; i++)
+		if (calls[i] > cbound + most && !cs->v[i]->spread_tried &&
+		    under_spinning(c, cs->v[i])) {
+			most = calls[i] - cbound;
+			*best = (struct seed){ SEED_CALL, i };
 		}
 	free(locks);
 	free(fns);
-	return most > c->max_spread;
+	free(calls);
+	return most > 0;
 }
 
-static void leave_out(struct classify *c, struct seed s, bool out)
+static void leave_out(struct classify *c, const struct calls *cs,
+		      struct seed s, bool out)
 {
-	if (s.is_fn)
+	if (s.kind == SEED_FN)
 		c->funcs[s.idx].left_out = out;
-	else
+	else if (s.kind == SEED_LOCK)
 		c->locks[s.idx].forced_convert = out;
+	else
+		cs->v[s.idx]->left_out = out;
+}
+
+static void tried(struct classify *c, const struct calls *cs, struct seed s)
+{
+	if (s.kind == SEED_FN)
+		c->funcs[s.idx].spread_tried = true;
+	else if (s.kind == SEED_LOCK)
+		c->locks[s.idx].spread_tried = true;
+	else
+		cs->v[s.idx]->spread_tried = true;
+}
+
+/* Seed @s stays out, having made @n more locks spin. */
+static void record(struct classify *c, const struct calls *cs, struct seed s,
+		   unsigned n)
+{
+	if (s.kind == SEED_FN)
+		c->funcs[s.idx].spread = n;
+	else if (s.kind == SEED_LOCK)
+		c->locks[s.idx].spread = n;
+	else
+		cs->v[s.idx]->spread = n;
 }
 
 static unsigned spinning(const struct classify *c)
@@ -160,34 +278,75 @@ static unsigned spinning(const struct classify *c)
 void bound_spread(struct classify *c)
 {
 	struct seed *out = NULL, s;
-	unsigned nout = 0, aout = 0, i, before, after;
+	unsigned nout = 0, aout = 0, i, before, after, bound;
+	unsigned *base = xcalloc(c->nfuncs + 1, sizeof(*base));
+	struct calls cs;
 
+	number_calls(c, &cs);
+	for (i = 1; i <= c->nfuncs; i++)
+		base[i] = base[i - 1] + c->funcs[i - 1].ncalls;
 	while (!(c->interrupted && c->interrupted()) &&
-	       next_candidate(c, &s)) {
-		if (s.is_fn)
-			c->funcs[s.idx].spread_tried = true;
-		else
-			c->locks[s.idx].spread_tried = true;
-		leave_out(c, s, true);
+	       next_candidate(c, &cs, base, &s)) {
+		tried(c, &cs, s);
+		leave_out(c, &cs, s, true);
 		ALLOC_GROW(out, nout, aout);
 		out[nout++] = s;
 		classify_rerun(c);
 	}
 	for (i = 0; i < nout && !(c->interrupted && c->interrupted()); i++) {
 		before = spinning(c);
-		leave_out(c, out[i], false);
+		leave_out(c, &cs, out[i], false);
 		classify_rerun(c);
 		/* what it makes spin; a lock: besides itself */
-		after = spinning(c) - !out[i].is_fn;
-		if (after <= before || after - before <= c->max_spread)
+		after = spinning(c) - (out[i].kind == SEED_LOCK);
+		bound = out[i].kind == SEED_CALL ? c->max_call_spread
+						 : c->max_spread;
+		if (after <= before || after - before <= bound)
 			continue;
-		leave_out(c, out[i], true);
-		if (out[i].is_fn)
-			c->funcs[out[i].idx].spread = after - before;
-		else
-			c->locks[out[i].idx].spread = after - before;
+		leave_out(c, &cs, out[i], true);
+		record(c, &cs, out[i], after - before);
 		c->bounded++;
 		classify_rerun(c);
 	}
+	free_calls(&cs);
+	free(base);
 	free(out);
+}
+
+json_t *classify_left_out(struct classify *c)
+{
+	json_t *out = json_array();
+	unsigned i, j, k;
+
+	for (i = 0; i < c->nfuncs; i++) {
+		const struct cl_func *f = &c->funcs[i];
+
+		if (f->spread)
+			json_array_append_new(
+				out, json_pack("{sssssssi}", "fn", f->f->id, "why",
+					       f->out_why, "at", f->out_at,
+					       "spread", (int)f->spread));
+		for (j = 0; j < f->ncalls; j++) {
+			const struct cl_call *cl = &f->calls[j];
+			const char *held = "";
+			char *why, *at;
+
+			if (!cl->spread)
+				continue;
+			for (k = 0; k < cl->nheld && !*held; k++)
+				if (c->locks[cl->held[k]].cls != CL_NONE)
+					held = c->locks[cl->held[k]].l->id;
+			why = xasprintf("%s() calls %s() with %s held",
+					f->f->name, c->funcs[cl->callee].f->name,
+					held);
+			at = xasprintf("%s:%d", f->f->file, cl->line);
+			json_array_append_new(
+				out, json_pack("{sssssssi}", "fn", f->f->id, "why",
+					       why, "at", at, "spread",
+					       (int)cl->spread));
+			free(why);
+			free(at);
+		}
+	}
+	return out;
 }

@@ -272,6 +272,53 @@ static void spread(void **state)
 	json_decref(rep);
 }
 
+/*
+ * A call made with a spinning lock held that alone makes more than
+ * --max-call-spread locks spin is not followed (drivers/mini_cmt.c: the
+ * timer interrupt enables its clock under its own lock): the lock keeps
+ * spinning, the three locks behind the call convert, and the call is
+ * listed for review; at the bound they spin.
+ */
+static void call_spread(void **state)
+{
+	static const char *const clk[] = {
+		"drivers/mini_cmt.c:mini_clk_enable_lock",
+		"drivers/mini_cmt.c:mini_clk_gate_lock",
+		"drivers/mini_cmt.c:mini_clk_prepare_lock",
+	};
+	json_t *rep, *out;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(run(NULL, "%s classify -q --no-whitelist --max-call-spread 2 "
+				   "-C %s/cache -o %s/calls2 %s",
+			     RTLOCK, work, work, FIXTURE), 1);
+	rep = load_json("%s/calls2/classify.json", work);
+	for (i = 0; i < ARRAY_SIZE(clk); i++)
+		assert_string_equal(str(lock_of(rep, clk[i]), "verdict"), "convert");
+	assert_string_equal(str(lock_of(rep, "drivers/mini_cmt.c:mini_cmt_lock"),
+				"verdict"),
+			    "must-spin");
+	out = json_object_get(rep, "left_out");
+	assert_int_equal(json_array_size(out), 1);
+	out = json_array_get(out, 0);
+	assert_string_equal(str(out, "at"), "drivers/mini_cmt.c:34");
+	assert_string_equal(str(out, "why"),
+			    "mini_cmt_interrupt() calls mini_clk_enable() with "
+			    "drivers/mini_cmt.c:mini_cmt_lock held");
+	assert_int_equal(json_integer_value(json_object_get(out, "spread")), 3);
+	json_decref(rep);
+	assert_int_equal(run(NULL, "%s classify -q --no-whitelist --max-call-spread 3 "
+				   "-C %s/cache -o %s/calls3 %s",
+			     RTLOCK, work, work, FIXTURE), 0);
+	rep = load_json("%s/calls3/classify.json", work);
+	for (i = 0; i < ARRAY_SIZE(clk); i++)
+		assert_string_equal(str(lock_of(rep, clk[i]), "verdict"),
+				    "must-spin");
+	assert_int_equal(json_array_size(json_object_get(rep, "left_out")), 0);
+	json_decref(rep);
+}
+
 static char *write_wl(const char *name, const char *text)
 {
 	char *p = xasprintf("%s/%s", work, name);
@@ -527,7 +574,7 @@ static void report_in_browser(void **state)
 	assert_non_null(strstr(dom, "kernel/lock_recursion.c:recursion_irqsoff_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "7 of 118 locks"));
+	assert_non_null(strstr(dom, "7 of 122 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));
@@ -543,6 +590,7 @@ int test_classify(void)
 		cmocka_unit_test(chains),
 		cmocka_unit_test(pinned),
 		cmocka_unit_test(spread),
+		cmocka_unit_test(call_spread),
 		cmocka_unit_test(whitelist_errors),
 		cmocka_unit_test(wide_fields),
 		cmocka_unit_test(whitelist_applies),
