@@ -96,11 +96,11 @@ struct seed {
 	unsigned idx;
 };
 
-/* The calls of every function, numbered: calls[i] is call i's. */
+/* The calls of every function, numbered: v[i] is call i. */
 struct calls {
 	struct cl_call **v;
-	unsigned *func;		/* the function that makes it */
 	unsigned n;
+	unsigned *base;		/* a function's first call's number */
 	unsigned *stamp;	/* the last lock counted through it, plus one */
 };
 
@@ -111,19 +111,19 @@ static void number_calls(const struct classify *c, struct calls *cs)
 	for (i = 0; i < c->nfuncs; i++)
 		n += c->funcs[i].ncalls;
 	cs->v = xcalloc(n + 1, sizeof(*cs->v));
-	cs->func = xcalloc(n + 1, sizeof(*cs->func));
+	cs->base = xcalloc(c->nfuncs + 1, sizeof(*cs->base));
 	cs->stamp = xcalloc(n + 1, sizeof(*cs->stamp));
-	for (i = 0, cs->n = 0; i < c->nfuncs; i++)
-		for (j = 0; j < c->funcs[i].ncalls; j++) {
-			cs->func[cs->n] = i;
+	for (i = 0, cs->n = 0; i < c->nfuncs; i++) {
+		cs->base[i] = cs->n;
+		for (j = 0; j < c->funcs[i].ncalls; j++)
 			cs->v[cs->n++] = &c->funcs[i].calls[j];
-		}
+	}
 }
 
 static void free_calls(struct calls *cs)
 {
 	free(cs->v);
-	free(cs->func);
+	free(cs->base);
 	free(cs->stamp);
 }
 
@@ -133,8 +133,7 @@ static void free_calls(struct calls *cs)
  * lock's section.
  */
 static void count_calls(const struct classify *c, const struct calls *cs,
-			const unsigned *base, unsigned lock, unsigned stamp,
-			unsigned *calls)
+			unsigned lock, unsigned stamp, unsigned *calls)
 {
 	unsigned hops = 0, x = lock, n;
 	const struct cl_func *f;
@@ -145,7 +144,7 @@ static void count_calls(const struct classify *c, const struct calls *cs,
 					     : NULL;
 		for (; f && f->from_func >= 0 && hops++ <= c->nfuncs;
 		     f = &c->funcs[f->from_func]) {
-			n = base[f->from_func] + (unsigned)f->from_call;
+			n = cs->base[f->from_func] + (unsigned)f->from_call;
 			if (cs->stamp[n] != stamp) {
 				cs->stamp[n] = stamp;
 				calls[n]++;
@@ -166,8 +165,7 @@ static void count_calls(const struct classify *c, const struct calls *cs,
  * seed lock itself.
  */
 static void chain_counts(const struct classify *c, const struct calls *cs,
-			 const unsigned *base, unsigned *locks, unsigned *fns,
-			 unsigned *calls)
+			 unsigned *locks, unsigned *fns, unsigned *calls)
 {
 	unsigned i, hops;
 	int x, up, e;
@@ -176,7 +174,7 @@ static void chain_counts(const struct classify *c, const struct calls *cs,
 	for (i = 0; i < c->nlocks; i++) {
 		if (c->locks[i].cls == CL_NONE)
 			continue;
-		count_calls(c, cs, base, i, i + 1, calls);
+		count_calls(c, cs, i, i + 1, calls);
 		for (x = i, hops = 0; (up = outer_of(c, x)) >= 0 &&
 				      hops < c->nlocks; x = up, hops++)
 			locks[up]++;
@@ -201,14 +199,14 @@ static bool under_spinning(const struct classify *c, const struct cl_call *cl)
  * false if none.
  */
 static bool next_candidate(const struct classify *c, const struct calls *cs,
-			   const unsigned *base, struct seed *best)
+			   struct seed *best)
 {
 	unsigned *locks = xcalloc(c->nlocks + 1, sizeof(*locks));
 	unsigned *fns = xcalloc(c->nfuncs + 1, sizeof(*fns));
 	unsigned *calls = xcalloc(cs->n + 1, sizeof(*calls));
 	unsigned i, most = 0, bound = c->max_spread, cbound = c->max_call_spread;
 
-	chain_counts(c, cs, base, locks, fns, calls);
+	chain_counts(c, cs, locks, fns, calls);
 	for (i = 0; bound && i < c->nfuncs; i++)
 		if (fns[i] > bound + most && c->funcs[i].weighable &&
 		    !c->funcs[i].spread_tried) {
@@ -279,14 +277,11 @@ void bound_spread(struct classify *c)
 {
 	struct seed *out = NULL, s;
 	unsigned nout = 0, aout = 0, i, before, after, bound;
-	unsigned *base = xcalloc(c->nfuncs + 1, sizeof(*base));
 	struct calls cs;
 
 	number_calls(c, &cs);
-	for (i = 1; i <= c->nfuncs; i++)
-		base[i] = base[i - 1] + c->funcs[i - 1].ncalls;
 	while (!(c->interrupted && c->interrupted()) &&
-	       next_candidate(c, &cs, base, &s)) {
+	       next_candidate(c, &cs, &s)) {
 		tried(c, &cs, s);
 		leave_out(c, &cs, s, true);
 		ALLOC_GROW(out, nout, aout);
@@ -309,7 +304,6 @@ void bound_spread(struct classify *c)
 		classify_rerun(c);
 	}
 	free_calls(&cs);
-	free(base);
 	free(out);
 }
 
