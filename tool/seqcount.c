@@ -129,7 +129,8 @@ static void add_alias(struct seqcounts *sc, const char *t, size_t i)
 	size_t name, nlen, last = 0, n, dots = 0;
 
 	i = skip_blank(t, i + 1);
-	if (strncmp(t + i, "define", 6) || (t[i + 6] != ' ' && t[i + 6] != '\t'))
+	if (strncmp(t + i, "define", 6) ||
+	    (t[i + 6] != ' ' && t[i + 6] != '\t'))
 		return;
 	name = skip_blank(t, i + 6);
 	nlen = ident_len(t, name);
@@ -146,8 +147,9 @@ static void add_alias(struct seqcounts *sc, const char *t, size_t i)
 			break;
 	}
 	i = skip_blank(t, i);
-	if (!n || !dots || (t[i] && t[i] != '\n' && strncmp(t + i, "/*", 2) &&
-			    strncmp(t + i, "//", 2)))
+	if (!n || !dots ||
+	    (t[i] && t[i] != '\n' && strncmp(t + i, "/*", 2) &&
+	     strncmp(t + i, "//", 2)))
 		return;
 	ALLOC_GROW(sc->aliases, sc->naliases, sc->alloc_aliases);
 	sc->aliases[sc->naliases].name = xstrndup(t + name, nlen);

@@ -204,7 +204,8 @@ static bool next_candidate(const struct classify *c, const struct calls *cs,
 	unsigned *locks = xcalloc(c->nlocks + 1, sizeof(*locks));
 	unsigned *fns = xcalloc(c->nfuncs + 1, sizeof(*fns));
 	unsigned *calls = xcalloc(cs->n + 1, sizeof(*calls));
-	unsigned i, most = 0, bound = c->max_spread, cbound = c->max_call_spread;
+	unsigned bound = c->max_spread, cbound = c->max_call_spread;
+	unsigned i, most = 0;
 
 	chain_counts(c, cs, locks, fns, calls);
 	for (i = 0; bound && i < c->nfuncs; i++)
