@@ -188,7 +188,7 @@ static void expand(struct built *b, struct mk *m, const char *text,
 }
 
 /*
- * The -I and -D options of a flags assignment's value, appended to @to:
+ * The -I, -D and -U options of a flags assignment's value, appended to @to:
  * i915's subdir-ccflags-y += -DI915 compiles code under #ifdef I915.
  */
 static void include_opts(struct built *b, struct mk *m, const char *value,

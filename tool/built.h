@@ -27,8 +27,9 @@ bool built_has(struct built *b, const char *rel);
 /* The option that leaves @rel out; NULL when the configuration builds it. */
 const char *built_why(struct built *b, const char *rel);
 /*
- * Append to @out the -I and -D options the Makefiles give the C file @rel,
- * one "-I/abs/dir\n" or "-DNAME\n" each (a -D with a quote is left out): the ccflags-y (and ccflags-$(CONFIG_X) of a set
+ * Append to @out the -I, -D and -U options the Makefiles give the C file
+ * @rel, one "-I/abs/dir\n" or "-DNAME\n" each (a -D with a quote is left
+ * out): the ccflags-y (and ccflags-$(CONFIG_X) of a set
  * option, EXTRA_CFLAGS) of the folder whose Makefile builds it (the
  * i915 Makefile builds gt/intel_ring.o), and the subdir-ccflags-y of that
  * folder and every folder above it.  $(srctree), $(src), $(obj) and the

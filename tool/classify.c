@@ -922,7 +922,7 @@ void drain(struct classify *c)
 			const struct cl_call *cl = &f->calls[i];
 
 			if (!in_context(f, cl->irqs_off, cl->irqs_may_on) ||
-			    cl->last_ref || cl->left_out)
+			    !call_followed(cl))
 				continue;
 			/*
 			 * a call through a parameter calls what this

@@ -168,6 +168,16 @@ void classify_rerun(struct classify *c);
 int spin_root(const struct classify *c, unsigned lock);
 /* Leave out the seeds that alone would make more than max_spread locks spin. */
 void bound_spread(struct classify *c);
+/*
+ * Does the closure follow call @cl, in context or under a lock?  Not a
+ * release path (after the count dropped to zero: code frees under a lock
+ * what it knows is not the last reference), nor a call the spread bound
+ * left out.
+ */
+static inline bool call_followed(const struct cl_call *cl)
+{
+	return !cl->last_ref && !cl->left_out;
+}
 /* Is lock index @x among the @n of @v (a held or dropped list)? */
 bool ids_have(const unsigned *v, unsigned n, unsigned x);
 /* How @fn came to run with @lock held that it later drops, or NULL. */

@@ -676,7 +676,6 @@ static void rules_hash(struct conv *cv)
 	hasher_final(&h, cv->rules);
 }
 
-
 /* The kept names written in @text, in order, into @h. */
 static void hash_kept_names(struct conv *cv, struct hasher *h,
 			    const char *text, size_t len)

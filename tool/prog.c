@@ -248,7 +248,6 @@ static void add_args(struct pfunc *f, json_t *args)
 			strset_add(&f->param_args[j], json_string_value(a));
 }
 
-/* What callers pass as parameter n of f, for a target "P:f#n", or NULL. */
 /* The function of a "P:fn#n" or "O:fn#n" target, and its n in *@n. */
 static struct pfunc *target_param(struct prog *p, const char *t, unsigned *n)
 {
@@ -265,6 +264,7 @@ static struct pfunc *target_param(struct prog *p, const char *t, unsigned *n)
 	return f;
 }
 
+/* What callers pass as parameter n of f, for a target "P:f#n", or NULL. */
 static const struct strset *param_args_of(struct prog *p, const char *t)
 {
 	unsigned n;

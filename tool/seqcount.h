@@ -16,9 +16,9 @@
 /* seqcount_spinlock_init(SEQ, LOCK) or SEQCNT_SPINLOCK_ZERO(SEQ, LOCK) */
 struct seq_use {
 	char *rel;
-	unsigned line, col; /* of the macro's name, 1-based */
-	char *seq, *lock; /* the last names of the arguments */
-	bool seq_member, lock_member; /* written after '.' or "->" */
+	unsigned line, col;	/* of the macro's name, 1-based */
+	char *seq, *lock;	/* the last names of the arguments */
+	bool seq_member, lock_member;	/* written after '.' or "->" */
 };
 
 /* seqcount_spinlock_t NAME: a field, a variable or a parameter */

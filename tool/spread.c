@@ -128,21 +128,23 @@ static void free_calls(struct calls *cs)
 }
 
 /*
- * Count @lock (number @stamp) once for every call its evidence chain goes
- * through, from the function that takes it up to the entry or the outer
- * lock's section.
+ * Walk @lock's evidence chain, from the function that takes it up through
+ * each outer lock: count @lock once for every call the chain goes through
+ * (the stamp @stamp marks those counted) and for every outer lock; the
+ * lock the chain starts from.
  */
-static void count_calls(const struct classify *c, const struct calls *cs,
-			unsigned lock, unsigned stamp, unsigned *calls)
+static unsigned walk_chain(const struct classify *c, const struct calls *cs,
+			   unsigned lock, unsigned stamp, unsigned *locks,
+			   unsigned *calls)
 {
-	unsigned hops = 0, x = lock, n;
+	unsigned x = lock, lock_hops = 0, fn_hops = 0, n;
 	const struct cl_func *f;
 	int up;
 
 	for (;;) {
 		f = c->locks[x].by_func >= 0 ? &c->funcs[c->locks[x].by_func]
 					     : NULL;
-		for (; f && f->from_func >= 0 && hops++ <= c->nfuncs;
+		for (; f && f->from_func >= 0 && fn_hops++ <= c->nfuncs;
 		     f = &c->funcs[f->from_func]) {
 			n = cs->base[f->from_func] + (unsigned)f->from_call;
 			if (cs->stamp[n] != stamp) {
@@ -153,8 +155,9 @@ static void count_calls(const struct classify *c, const struct calls *cs,
 				break;
 		}
 		up = outer_of(c, x);
-		if (up < 0 || hops++ > c->nlocks + c->nfuncs)
-			return;
+		if (up < 0 || lock_hops++ >= c->nlocks)
+			return x;
+		locks[up]++;
 		x = up;
 	}
 }
@@ -167,17 +170,14 @@ static void count_calls(const struct classify *c, const struct calls *cs,
 static void chain_counts(const struct classify *c, const struct calls *cs,
 			 unsigned *locks, unsigned *fns, unsigned *calls)
 {
-	unsigned i, hops;
-	int x, up, e;
+	unsigned i, x;
+	int e;
 
 	memset(cs->stamp, 0, (cs->n + 1) * sizeof(*cs->stamp));
 	for (i = 0; i < c->nlocks; i++) {
 		if (c->locks[i].cls == CL_NONE)
 			continue;
-		count_calls(c, cs, i, i + 1, calls);
-		for (x = i, hops = 0; (up = outer_of(c, x)) >= 0 &&
-				      hops < c->nlocks; x = up, hops++)
-			locks[up]++;
+		x = walk_chain(c, cs, i, i + 1, locks, calls);
 		if (c->locks[x].cls != CL_NESTED && (e = entry_of(c, x)) >= 0)
 			fns[e]++;
 	}
@@ -232,37 +232,33 @@ static bool next_candidate(const struct classify *c, const struct calls *cs,
 	return most > 0;
 }
 
-static void leave_out(struct classify *c, const struct calls *cs,
-		      struct seed s, bool out)
-{
-	if (s.kind == SEED_FN)
-		c->funcs[s.idx].left_out = out;
-	else if (s.kind == SEED_LOCK)
-		c->locks[s.idx].forced_convert = out;
-	else
-		cs->v[s.idx]->left_out = out;
-}
+/* Where a seed keeps whether it is out, whether it was tried, its spread. */
+struct seed_state {
+	bool *out, *tried;
+	unsigned *spread;
+};
 
-static void tried(struct classify *c, const struct calls *cs, struct seed s)
+static struct seed_state state_of(struct classify *c, const struct calls *cs,
+				  struct seed s)
 {
-	if (s.kind == SEED_FN)
-		c->funcs[s.idx].spread_tried = true;
-	else if (s.kind == SEED_LOCK)
-		c->locks[s.idx].spread_tried = true;
-	else
-		cs->v[s.idx]->spread_tried = true;
-}
+	struct cl_func *f;
+	struct cl_lock *l;
+	struct cl_call *cl;
 
-/* Seed @s stays out, having made @n more locks spin. */
-static void record(struct classify *c, const struct calls *cs, struct seed s,
-		   unsigned n)
-{
-	if (s.kind == SEED_FN)
-		c->funcs[s.idx].spread = n;
-	else if (s.kind == SEED_LOCK)
-		c->locks[s.idx].spread = n;
-	else
-		cs->v[s.idx]->spread = n;
+	switch (s.kind) {
+	case SEED_FN:
+		f = &c->funcs[s.idx];
+		return (struct seed_state){ &f->left_out, &f->spread_tried,
+					    &f->spread };
+	case SEED_LOCK:
+		l = &c->locks[s.idx];
+		return (struct seed_state){ &l->forced_convert,
+					    &l->spread_tried, &l->spread };
+	default:
+		cl = cs->v[s.idx];
+		return (struct seed_state){ &cl->left_out, &cl->spread_tried,
+					    &cl->spread };
+	}
 }
 
 static unsigned spinning(const struct classify *c)
@@ -283,15 +279,15 @@ void bound_spread(struct classify *c)
 	number_calls(c, &cs);
 	while (!(c->interrupted && c->interrupted()) &&
 	       next_candidate(c, &cs, &s)) {
-		tried(c, &cs, s);
-		leave_out(c, &cs, s, true);
+		*state_of(c, &cs, s).tried = true;
+		*state_of(c, &cs, s).out = true;
 		ALLOC_GROW(out, nout, aout);
 		out[nout++] = s;
 		classify_rerun(c);
 	}
 	for (i = 0; i < nout && !(c->interrupted && c->interrupted()); i++) {
 		before = spinning(c);
-		leave_out(c, &cs, out[i], false);
+		*state_of(c, &cs, out[i]).out = false;
 		classify_rerun(c);
 		/* what it makes spin; a lock: besides itself */
 		after = spinning(c) - (out[i].kind == SEED_LOCK);
@@ -299,8 +295,8 @@ void bound_spread(struct classify *c)
 						 : c->max_spread;
 		if (after <= before || after - before <= bound)
 			continue;
-		leave_out(c, &cs, out[i], true);
-		record(c, &cs, out[i], after - before);
+		*state_of(c, &cs, out[i]).out = true;
+		*state_of(c, &cs, out[i]).spread = after - before;
 		c->bounded++;
 		classify_rerun(c);
 	}

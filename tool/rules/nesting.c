@@ -62,18 +62,15 @@ static void visit_until_drop(struct classify *c, unsigned func, unsigned call,
 }
 
 /*
- * Call @call of @func is made with @lock held.  A release path (after the
- * count dropped to zero) is not followed: code frees under a lock what it
- * knows is not the last reference ("cannot be last"); nor is a call the
- * spread bound left out.
+ * Call @call of @func is made with @lock held (if the closure follows it:
+ * call_followed()).
  */
 static void call_under(struct classify *c, unsigned func, unsigned call,
 		       unsigned lock)
 {
 	unsigned callee = c->funcs[func].calls[call].callee;
 
-	if (c->funcs[func].calls[call].last_ref ||
-	    c->funcs[func].calls[call].left_out)
+	if (!call_followed(&c->funcs[func].calls[call]))
 		return;
 	if (drops(&c->funcs[callee], lock)) {
 		visit_until_drop(c, func, call, callee, lock);
