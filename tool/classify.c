@@ -681,6 +681,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		HASH_ADD_KEYPTR(hh, c->fmap, fi->id, strlen(fi->id), fi);
 	}
 	free(fv);
+	owner_init(c);
 	index_fnrefs(c);
 	for (i = 0; i < c->nfuncs; i++) {
 		b.func = i;
@@ -705,19 +706,30 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 	c->queue = xcalloc(c->nfuncs + 1, sizeof(unsigned));
 }
 
-void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
-		  int from_func, int from_call, int from_lock)
+void enqueue_in(struct classify *c, unsigned func, enum lclass cls,
+		int from_func, int from_call, int from_lock, int scope)
 {
 	struct cl_func *f = &c->funcs[func];
 
 	if (f->cls != CL_NONE || f->sleeps)
 		return;
 	f->cls = cls;
+	f->scope = scope;
 	f->from_func = from_func;
 	f->from_call = from_call;
 	f->from_lock = from_lock;
 	f->from_arg = -1;
 	c->queue[c->qtail++] = func;
+}
+
+void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
+		  int from_func, int from_call, int from_lock)
+{
+	int scope = from_lock >= 0   ? c->locks[from_lock].scope
+		    : from_func >= 0 ? c->funcs[from_func].scope
+				     : -1;
+
+	enqueue_in(c, func, cls, from_func, from_call, from_lock, scope);
 }
 
 /*
@@ -775,15 +787,11 @@ void enqueue_passed(struct classify *c, unsigned func, unsigned call,
 	}
 }
 
-void mark_entry(struct classify *c, const char *id, enum lclass cls,
-		const char *why, const char *at)
+void entry_in(struct classify *c, unsigned fn, enum lclass cls,
+	      const char *why, const char *at, int scope)
 {
-	int fn = func_index(c, id);
-	struct cl_func *f;
+	struct cl_func *f = &c->funcs[fn];
 
-	if (fn < 0)
-		return;
-	f = &c->funcs[fn];
 	if (f->left_out && !f->out_why) {
 		f->out_why = xstrdup(why);
 		f->out_at = xstrdup(at ? at : "");
@@ -792,7 +800,17 @@ void mark_entry(struct classify *c, const char *id, enum lclass cls,
 		return;
 	f->why = xstrdup(why);
 	f->at = xstrdup(at ? at : "");
-	enqueue_func(c, fn, cls, -1, -1, -1);
+	enqueue_in(c, fn, cls, -1, -1, -1, scope);
+}
+
+void mark_entry(struct classify *c, const char *id, enum lclass cls,
+		const char *why, const char *at)
+{
+	int fn = func_index(c, id);
+
+	/* given by the kernel's design: the first pass's */
+	if (fn >= 0 && !c->own_pass)
+		entry_in(c, fn, cls, why, at, -1);
 }
 
 void weigh_entry(struct classify *c, const char *id)
@@ -812,10 +830,14 @@ static void on_spin(struct classify *c, unsigned lock)
 			rules[i]->on_spin(c, lock);
 }
 
-/* Already decided: spinning, or converted with the first conflict kept. */
+/*
+ * Already decided: spinning, or forced to convert with the first conflict
+ * kept.  A lock that only a foreign context reached is not: its own
+ * component's may still make it spin.
+ */
 static bool decided(const struct cl_lock *l)
 {
-	return l->cls != CL_NONE || l->conflict != CL_NONE;
+	return l->cls != CL_NONE || (l->conflict != CL_NONE && !l->foreign);
 }
 
 /*
@@ -824,28 +846,47 @@ static bool decided(const struct cl_lock *l)
  * kept as its conflict, for review.
  */
 static bool set_spinning(struct classify *c, unsigned lock, enum lclass cls,
-			 int func, int acq, int outer)
+			 int func, int acq, int outer, int scope)
 {
 	struct cl_lock *l = &c->locks[lock];
 
+	bool foreign;
+
 	if (decided(l))
+		return false;
+	/* a declaration holds its locks whoever decided: one type */
+	foreign = cls != CL_SHARED && !owner_admits(c, lock, scope);
+	if (foreign && l->foreign)
 		return false;
 	l->by_func = func;
 	l->by_acq = acq;
 	l->outer = outer;
-	if (l->forced_convert) {
+	l->scope = scope;
+	l->foreign = foreign;
+	if (l->forced_convert || foreign) {
 		l->conflict = cls;
 		return false;
 	}
+	l->conflict = CL_NONE;
 	l->cls = cls;
 	return true;
+}
+
+void spin_in(struct classify *c, unsigned lock, enum lclass cls, int func,
+	     int acq, int outer, int scope)
+{
+	if (set_spinning(c, lock, cls, func, acq, outer, scope))
+		on_spin(c, lock);
 }
 
 void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 		    int func, int acq, int outer)
 {
-	if (set_spinning(c, lock, cls, func, acq, outer))
-		on_spin(c, lock);
+	int scope = outer >= 0  ? c->locks[outer].scope
+		    : func >= 0 ? c->funcs[func].scope
+				: -1;
+
+	spin_in(c, lock, cls, func, acq, outer, scope);
 }
 
 /*
@@ -868,7 +909,7 @@ void spin_shared_with(struct classify *c, unsigned outer)
 				continue;
 			l->by_slot = o->slots[i];
 			if (!set_spinning(c, s->locks[j], CL_SHARED, -1, -1,
-					  outer))
+					  outer, o->scope))
 				continue;
 			ALLOC_GROW(now, n, a);
 			now[n++] = s->locks[j];
@@ -979,6 +1020,7 @@ static void reset(struct classify *c)
 		struct cl_func *f = &c->funcs[i];
 
 		f->cls = CL_NONE;
+		f->scope = -1;
 		f->from_func = f->from_call = f->from_lock = f->from_arg = -1;
 		FREE_AND_NULL(f->why);
 		FREE_AND_NULL(f->at);
@@ -988,6 +1030,8 @@ static void reset(struct classify *c)
 		struct cl_lock *l = &c->locks[i];
 
 		l->cls = l->conflict = CL_NONE;
+		l->scope = -1;
+		l->foreign = false;
 		l->by_func = l->by_acq = l->outer = l->by_slot = -1;
 		FREE_AND_NULL(l->why);
 		FREE_AND_NULL(l->at);
@@ -1019,11 +1063,17 @@ void classify_rerun(struct classify *c)
 			mark_lock(c, i, CL_RAW, "declared raw_spinlock_t",
 				  NULL);
 	drain(c);
-	for (i = 0; rules[i]; i++) {
-		if (rules[i]->seed)
-			rules[i]->seed(c);
-		drain(c);
+	/* the kernel's and the core's contexts, then the others' (owner.c) */
+	for (c->own_pass = false;; c->own_pass = true) {
+		for (i = 0; rules[i]; i++) {
+			if (rules[i]->seed)
+				rules[i]->seed(c);
+			drain(c);
+		}
+		if (c->own_pass)
+			break;
 	}
+	c->own_pass = false;
 }
 
 void classify_run(struct classify *c)
@@ -1132,6 +1182,7 @@ void classify_free(struct classify *c)
 		free(ff->v);
 		free(ff);
 	}
+	owner_free(c);
 	free(c->funcs);
 	free(c->locks);
 	free(c->queue);
@@ -1325,6 +1376,20 @@ void classify_result(struct classify *c, unsigned lock, struct cl_result *r)
 			r->conflict = l->conflict;
 			r->conflict_evidence = json_array();
 			lock_chain(c, lock, r->conflict_evidence, 0, &ptrs);
+		}
+		if (l->foreign) {
+			char *text, *at;
+
+			r->foreign_to = c->comp_names[l->scope];
+			text = xasprintf("%s chose that context for its own "
+					 "locks; %s is declared in %s: it "
+					 "converts, an RT conflict to fix in %s",
+					 r->foreign_to, l->l->id,
+					 c->comp_names[l->comp], r->foreign_to);
+			at = xasprintf("%s:%d", l->l->file, l->l->line);
+			add_step(r->conflict_evidence, "owner", text, at);
+			free(text);
+			free(at);
 		}
 		return;
 	}

@@ -49,6 +49,7 @@ struct step {
 
 struct cl_func;
 struct cl_lock;
+struct comp;
 struct fieldfns;
 struct cl_slot;
 struct whitelist;
@@ -98,6 +99,15 @@ struct classify {
 	/* non-zero when the user asked to stop (the bound's reruns check) */
 	int (*interrupted)(void);
 	const struct whitelist *wl;
+	/*
+	 * Components (owner.c): the first pass seeds the contexts given by
+	 * the kernel's design and those core code chooses, the second
+	 * (own_pass) those other code chooses, for its own locks only.
+	 */
+	struct comp *comps;
+	const char **comp_names;
+	unsigned ncomps, acomp_names;
+	bool own_pass;
 };
 
 #define CL_MAX_FANOUT 16
@@ -128,7 +138,10 @@ json_t *classify_wide_calls(struct classify *c);
 
 /* ---- for the rules ---- */
 
-/* Function @id runs in context @cls (an entry point): @why, @at. */
+/*
+ * Function @id runs in context @cls (an entry point the kernel's design
+ * gives: a timer interrupt, an irq_chip callback ...): @why, @at.
+ */
 void mark_entry(struct classify *c, const char *id, enum lclass cls,
 		const char *why, const char *at);
 /*
@@ -138,6 +151,20 @@ void mark_entry(struct classify *c, const char *id, enum lclass cls,
  * should do no more than wake its thread).
  */
 void weigh_entry(struct classify *c, const char *id);
+/*
+ * Contexts chosen by the code that enters them (owner.c): function @id,
+ * entered in @cls by its own code's choice (a handler's IRQF_ flag);
+ * acquisition @acq and call @call of @fn, made with interrupts or
+ * preemption disabled by hand.  They hold everywhere when @fn is core
+ * code, else for the locks of its own component only.
+ */
+void own_entry(struct classify *c, const char *id, enum lclass cls,
+	       const char *why, const char *at);
+void own_acq(struct classify *c, unsigned fn, unsigned acq, enum lclass cls);
+void own_call(struct classify *c, unsigned fn, unsigned call,
+	      enum lclass cls);
+/* Does this pass seed the contexts @fn chooses? */
+bool own_turn(const struct classify *c, unsigned fn);
 /* Lock @lock must spin: @cls, with a one-step evidence. */
 void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
 	       const char *why, const char *at);
@@ -158,6 +185,8 @@ struct cl_result {
 	/* forced to convert, but a context says it must spin: which, why */
 	enum lclass conflict;
 	json_t *conflict_evidence; /* new reference, or NULL */
+	/* the conflict's context was chosen by code of another component */
+	const char *foreign_to;
 	unsigned spread;	/* converted by max_spread: it would have
 				 * made this many more locks spin */
 	const char *root;	/* must spin: spin_root()'s identity */

@@ -83,6 +83,14 @@ struct cl_func {
 	unsigned long long calls_params;
 	/* the atomic context that reached it first, and from where */
 	enum lclass cls;
+	/*
+	 * the component that context holds for (owner.c), -1: everywhere;
+	 * its file's component; and the scope of the contexts it chooses
+	 * itself: -1 for core code, else its component
+	 */
+	int scope;
+	unsigned comp;
+	int own_scope;
 	int from_func, from_call, from_lock;
 	/*
 	 * >= 0: call from_call passed it as this argument to a callee that
@@ -133,6 +141,14 @@ struct cl_lock {
 	bool spread_tried;
 	enum lclass conflict;	/* forced, but this context says spin */
 	/*
+	 * the component of its declaration; the scope of the context that
+	 * made it spin, or of the one left out because the lock is not its
+	 * to decide (foreign: converts, with that context as its conflict)
+	 */
+	unsigned comp;
+	int scope;
+	bool foreign;
+	/*
 	 * used with a helper that has no spinning form, first at pin_at, or
 	 * sharing slot pin_slot with lock pin_by, which is (-1: neither)
 	 */
@@ -143,8 +159,20 @@ struct cl_lock {
 	unsigned nacqs;
 };
 
+/*
+ * Enqueue @func in context @cls, reached by call @from_call of @from_func
+ * (made with @from_lock held, or -1): the context's scope is the lock's,
+ * else the caller's.
+ */
 void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
 		  int from_func, int from_call, int from_lock);
+/* The same, and lock spinning, in an explicit @scope (owner.c). */
+void enqueue_in(struct classify *c, unsigned func, enum lclass cls,
+		int from_func, int from_call, int from_lock, int scope);
+void spin_in(struct classify *c, unsigned lock, enum lclass cls, int func,
+	     int acq, int outer, int scope);
+void entry_in(struct classify *c, unsigned fn, enum lclass cls,
+	      const char *why, const char *at, int scope);
 /*
  * The functions call @call of @func passes to a callee that calls them
  * through its parameters run where the call does (from @lock held, or
@@ -152,7 +180,10 @@ void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
  */
 void enqueue_passed(struct classify *c, unsigned func, unsigned call,
 		    enum lclass cls, int lock);
-/* Lock @lock spins because of acquisition @acq of @func (or @outer). */
+/*
+ * Lock @lock spins because of acquisition @acq of @func (or @outer), in
+ * that function's (or lock's) scope.
+ */
 void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 		    int func, int acq, int outer);
 /* The locks that share a slot with spinning lock @outer spin too. */
@@ -166,6 +197,12 @@ void classify_rerun(struct classify *c);
  * @lock; @lock itself when a context takes it.
  */
 int spin_root(const struct classify *c, unsigned lock);
+/* owner.c: the components of functions and locks */
+void owner_init(struct classify *c);
+void owner_free(struct classify *c);
+/* May a context of @scope make @lock spin? */
+bool owner_admits(const struct classify *c, unsigned lock, int scope);
+
 /* Leave out the seeds that alone would make more than max_spread locks spin. */
 void bound_spread(struct classify *c);
 /*

@@ -25,6 +25,7 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 	json_t *locks = json_array(), *by_class = json_object(), *rep, *sum;
 	json_t *wide, *left_out;
 	unsigned i, must = 0, npinned = 0, nconflicts = 0, nspread = 0;
+	unsigned nforeign = 0;
 
 	for (i = 0; i < c->nlocks; i++) {
 		struct cl_result r;
@@ -60,13 +61,17 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			json_object_set_new(o, "whitelist", json_string("convert"));
 		}
 		if (r.conflict_evidence) {
-			json_object_set_new(o, "conflict",
-					    json_pack("{sssO}", "class",
-						      class_name(r.conflict),
-						      "evidence",
-						      r.conflict_evidence));
+			json_t *cf = json_pack("{sssO}", "class",
+					       class_name(r.conflict),
+					       "evidence", r.conflict_evidence);
+
+			if (r.foreign_to)
+				json_object_set_new(cf, "foreign_to",
+						    json_string(r.foreign_to));
+			json_object_set_new(o, "conflict", cf);
 			json_decref(r.conflict_evidence);
 			nconflicts++;
+			nforeign += r.foreign_to != NULL;
 		}
 		npinned += c->locks[i].pin_api != NULL;
 		if (c->locks[i].nslots) {
@@ -102,6 +107,8 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			    json_integer(npinned));
 	json_object_set_new(json_object_get(rep, "summary"), "conflicts",
 			    json_integer(nconflicts));
+	json_object_set_new(json_object_get(rep, "summary"), "foreign",
+			    json_integer(nforeign));
 	left_out = classify_left_out(c);
 	json_object_set_new(json_object_get(rep, "summary"), "spread",
 			    json_pack("{sisisisi}", "max_spread",
@@ -223,9 +230,12 @@ void report_text(json_t *rep, FILE *out)
 			(int)jint(v, "max_fanout"), (int)jint(v, "not_followed"),
 			(int)jint(v, "in_atomic_context"));
 	fprintf(out, "  pinned (used with a helper that has no spinning "
-		     "form): %d; forced to convert against a context that "
-		     "says spin (conflict in classify.json, review): %d\n",
-		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"));
+		     "form): %d; converted against a context that says spin "
+		     "(conflict in classify.json, review): %d, %d of them "
+		     "because another component's code chose that context "
+		     "(an RT conflict to fix there: foreign_to)\n",
+		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"),
+		(int)jint(sum, "foreign"));
 	v = json_object_get(sum, "spread");
 	if (v && (jint(v, "max_spread") || jint(v, "max_call_spread")))
 		fprintf(out, "  spread bound %d, %d for calls (review): %d "

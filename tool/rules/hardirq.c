@@ -70,15 +70,35 @@ static const char *const bpf_map_fields[] = {
 	NULL,
 };
 
-static void entry(struct classify *c, json_t *r, const char *fn,
-		  const char *why)
+/*
+ * Function @fn, registered by @r, runs in hard irq: by the kernel's
+ * design, or by its own code's choice (@own: a handler's flags).
+ */
+static void entry_as(struct classify *c, json_t *r, const char *fn,
+		     const char *why, bool own)
 {
 	char at[512], text[512];
 
 	snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
 		 (int)json_integer_value(json_object_get(r, "line")));
 	snprintf(text, sizeof(text), "%s() %s", fn, why);
-	mark_entry(c, fn, CL_HARDIRQ, text, at);
+	if (own)
+		own_entry(c, fn, CL_HARDIRQ, text, at);
+	else
+		mark_entry(c, fn, CL_HARDIRQ, text, at);
+}
+
+static void entry(struct classify *c, json_t *r, const char *fn,
+		  const char *why)
+{
+	entry_as(c, r, fn, why, false);
+}
+
+/* IRQF_TIMER and IRQF_PERCPU are the kernel's; the others a driver's. */
+static bool own_flag(const char *flag)
+{
+	return !strcmp(flag, "IRQF_ONESHOT") ||
+	       !strcmp(flag, "IRQF_NO_THREAD");
 }
 
 static bool mode_is_hard(json_t *words)
@@ -163,7 +183,7 @@ static void hardirq_seed(struct classify *c)
 					 "is requested by %s() with %s, which "
 					 "keeps it out of an irq thread",
 					 json_str(r, "api"), flag);
-				entry(c, r, fn, why);
+				entry_as(c, r, fn, why, own_flag(flag));
 				if (!strcmp(flag, "IRQF_ONESHOT"))
 					weigh_entry(c, fn);
 			}

@@ -4,7 +4,9 @@
  * preemption were disabled by hand (local_irq_save, preempt_disable,
  * get_cpu ...), not by the lock's own _irq/_irqsave form, which on
  * PREEMPT_RT leaves interrupts on.  stop_machine() callbacks run with
- * interrupts off too.
+ * interrupts off too.  Disabling them by hand is the code's own choice: it
+ * decides for its own component's locks only, unless it is core code
+ * (owner.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,12 +38,10 @@ static void irqsoff_seed(struct classify *c)
 			continue; /* off from its entry: the arch rule's */
 		for (j = 0; j < fn->nacqs; j++)
 			if (fn->acqs[j].irqs_off || fn->acqs[j].preempt_off)
-				spin_lock_from(c, fn->acqs[j].lock, CL_IRQSOFF,
-					       f, j, -1);
+				own_acq(c, f, j, CL_IRQSOFF);
 		for (j = 0; j < fn->ncalls; j++)
 			if (fn->calls[j].irqs_off || fn->calls[j].preempt_off)
-				enqueue_func(c, fn->calls[j].callee, CL_IRQSOFF,
-					     f, j, -1);
+				own_call(c, f, j, CL_IRQSOFF);
 	}
 }
 

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whose choice a context is.  Some atomic contexts are given by the
+ * kernel's design: timer and per-cpu interrupts, irq_chip callbacks, the
+ * scheduler, hrtimers and irq_work in a _HARD mode, IPIs, NMIs.  Others are
+ * chosen by the code that enters them: a handler's IRQF_ONESHOT or
+ * IRQF_NO_THREAD, interrupts or preemption disabled by hand.  Core code
+ * (kernel/, mm/, lib/, arch/, include/, the driver core, the VFS and the
+ * networking core) chooses for every lock it reaches: what it calls must
+ * live with it.  A driver, a file system or a protocol chooses for its
+ * own locks only: when its hard-irq handler wakes a wait queue, the wait
+ * queue's lock does not spin on PREEMPT_RT; the handler is an RT conflict
+ * to fix where it is, and the lock is listed with that conflict for
+ * review.
+ *
+ * A component is the first two folders of a path ("drivers/usb",
+ * "net/ipv4", "include/linux"); a file at the top of a folder belongs to
+ * that folder.  The core's choices are seeded in a first pass and closed
+ * over; the others in a second, each limited to its component, so that
+ * what the core reaches is never held back by a driver that came first.
+ */
+#include <string.h>
+#include <uthash.h>
+
+#include "classify_int.h"
+#include "util.h"
+
+struct comp {
+	char *name;
+	unsigned idx;
+	UT_hash_handle hh;
+};
+
+/* The length of @path's component: up to its second '/', or its first. */
+static size_t comp_len(const char *path)
+{
+	const char *s = strchr(path, '/'), *t;
+
+	if (!s)
+		return strlen(path);
+	t = strchr(s + 1, '/');
+	return (size_t)((t ? t : s) - path);
+}
+
+static unsigned intern(struct classify *c, const char *path)
+{
+	size_t n = comp_len(path);
+	struct comp *k;
+
+	HASH_FIND(hh, c->comps, path, n, k);
+	if (k)
+		return k->idx;
+	k = xcalloc(1, sizeof(*k));
+	k->name = xstrndup(path, n);
+	k->idx = c->ncomps++;
+	HASH_ADD_KEYPTR(hh, c->comps, k->name, n, k);
+	ALLOC_GROW(c->comp_names, c->ncomps, c->acomp_names);
+	c->comp_names[k->idx] = k->name;
+	return k->idx;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Does code at @path choose contexts for the whole kernel? */
+static bool is_core(const char *path)
+{
+	static const char *const core_parts[] = {
+		"drivers/base/",
+		"net/core/",
+		NULL,
+	};
+	static const char *const leaves[] = {
+		"drivers/", "sound/", "net/", "fs/", NULL,
+	};
+	unsigned i;
+
+	for (i = 0; core_parts[i]; i++)
+		if (starts(path, core_parts[i]))
+			return true;
+	if (starts(path, "fs/") && !strchr(path + 3, '/'))
+		return true; /* the VFS */
+	for (i = 0; leaves[i]; i++)
+		if (starts(path, leaves[i]))
+			return false;
+	return true;
+}
+
+void owner_init(struct classify *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nfuncs; i++) {
+		const char *file = c->funcs[i].f->file;
+
+		c->funcs[i].comp = intern(c, file);
+		c->funcs[i].own_scope = -1;
+		if (!is_core(file))
+			c->funcs[i].own_scope = (int)c->funcs[i].comp;
+		c->funcs[i].scope = -1;
+	}
+	for (i = 0; i < c->nlocks; i++) {
+		c->locks[i].comp = intern(c, c->locks[i].l->file);
+		c->locks[i].scope = -1;
+	}
+}
+
+void owner_free(struct classify *c)
+{
+	struct comp *k, *kt;
+
+	HASH_ITER(hh, c->comps, k, kt) {
+		HASH_DEL(c->comps, k);
+		free(k->name);
+		free(k);
+	}
+	free(c->comp_names);
+}
+
+bool own_turn(const struct classify *c, unsigned fn)
+{
+	return c->own_pass == (c->funcs[fn].own_scope >= 0);
+}
+
+void own_entry(struct classify *c, const char *id, enum lclass cls,
+	       const char *why, const char *at)
+{
+	int fn = func_index(c, id);
+
+	if (fn >= 0 && own_turn(c, fn))
+		entry_in(c, fn, cls, why, at, c->funcs[fn].own_scope);
+}
+
+void own_acq(struct classify *c, unsigned fn, unsigned acq, enum lclass cls)
+{
+	if (own_turn(c, fn))
+		spin_in(c, c->funcs[fn].acqs[acq].lock, cls, fn, acq, -1,
+			c->funcs[fn].own_scope);
+}
+
+void own_call(struct classify *c, unsigned fn, unsigned call, enum lclass cls)
+{
+	if (own_turn(c, fn))
+		enqueue_in(c, c->funcs[fn].calls[call].callee, cls, fn, call,
+			   -1, c->funcs[fn].own_scope);
+}
+
+bool owner_admits(const struct classify *c, unsigned lock, int scope)
+{
+	return scope < 0 || c->locks[lock].comp == (unsigned)scope;
+}
