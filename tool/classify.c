@@ -26,6 +26,7 @@ struct lidx {
 /* The functions stored into a field or variable, and the fnrefs saying so. */
 struct fieldfns {
 	const char *field;
+	char *own_field;	/* the name, when not the facts' */
 	struct fieldfn {
 		unsigned fn;
 		json_t *ref;
@@ -155,6 +156,27 @@ static struct fieldfns *field_fns(struct classify *c, const char *field)
 	return ff;
 }
 
+/*
+ * Function @fn is stored into @field, as fnref @ref says; without one,
+ * @field is a name of the classifier's, copied.
+ */
+static void add_field_fn(struct classify *c, const char *field, unsigned fn,
+			 json_t *ref)
+{
+	struct fieldfns *ff = field_fns(c, field);
+
+	if (!ff) {
+		ff = xcalloc(1, sizeof(*ff));
+		ff->field = field;
+		if (!ref)
+			ff->field = ff->own_field = xstrdup(field);
+		HASH_ADD_KEYPTR(hh, c->fields, ff->field, strlen(ff->field),
+				ff);
+	}
+	ALLOC_GROW(ff->v, ff->n, ff->alloc);
+	ff->v[ff->n++] = (struct fieldfn){ fn, ref };
+}
+
 static void index_fnrefs(struct classify *c)
 {
 	size_t i;
@@ -164,19 +186,74 @@ static void index_fnrefs(struct classify *c)
 		const char *how = json_string_value(json_object_get(r, "how"));
 		const char *field = json_string_value(json_object_get(r, "field"));
 		int fn = func_index(c, json_string_value(json_object_get(r, "fn")));
-		struct fieldfns *ff;
 
 		if (!how || strcmp(how, "arg") == 0 || !field || fn < 0)
 			continue;
-		ff = field_fns(c, field);
-		if (!ff) {
-			ff = xcalloc(1, sizeof(*ff));
-			ff->field = field;
-			HASH_ADD_KEYPTR(hh, c->fields, ff->field,
-					strlen(ff->field), ff);
+		add_field_fn(c, field, fn, r);
+	}
+}
+
+#define TP_REGISTER "register_trace_"
+#define TP_RAW_EVENT "trace_event_raw_event_"
+
+/* The field of tracepoint @name's probes, in @buf. */
+static const char *tp_field(const char *name, char *buf, size_t size)
+{
+	snprintf(buf, size, "tracepoint %s", name);
+	return buf;
+}
+
+/* register_trace_NAME(probe, ...) and register_trace_prio_NAME() in @ir */
+static void find_tp_probes(struct classify *c, json_t *ir)
+{
+	const char *kind = json_string_value(json_array_get(ir, 0));
+	const char *callee, *name, *probe;
+	char buf[256];
+	json_t *v;
+	size_t i;
+	int fn;
+
+	if (!kind || strcmp(kind, "call")) {
+		json_array_foreach(ir, i, v)
+			if (json_is_array(v))
+				find_tp_probes(c, v);
+		return;
+	}
+	callee = json_string_value(json_array_get(ir, 2));
+	name = callee ? strrchr(callee, ':') : NULL;
+	if (!name || strncmp(++name, TP_REGISTER, strlen(TP_REGISTER)))
+		return;
+	name += strlen(TP_REGISTER);
+	if (!strncmp(name, "prio_", 5))
+		name += 5;
+	probe = json_string_value(json_array_get(json_array_get(ir, 3), 0));
+	if (probe && !strncmp(probe, "fn:", 3) &&
+	    (fn = func_index(c, probe + 3)) >= 0)
+		add_field_fn(c, tp_field(name, buf, sizeof(buf)), fn, NULL);
+}
+
+/*
+ * A tracepoint fires where trace_NAME() is called, in any context (hard
+ * irq, NMI, the scheduler's locks held), and calls its probes there:
+ * those registered with register_trace_NAME(), and TRACE_EVENT(NAME)'s
+ * trace_event_raw_event_NAME() (an event defined from a class calls the
+ * class's, not followed).  Each is stored into the field "tracepoint NAME",
+ * which a call of trace_NAME() calls through (build_call()).
+ */
+static void index_tracepoints(struct classify *c)
+{
+	char buf[256];
+	unsigned i;
+
+	for (i = 0; i < c->nfuncs; i++) {
+		const char *name = c->funcs[i].f->name;
+
+		if (!strncmp(name, TP_RAW_EVENT, strlen(TP_RAW_EVENT))) {
+			tp_field(name + strlen(TP_RAW_EVENT), buf, sizeof(buf));
+			add_field_fn(c, buf, i, NULL);
 		}
-		ALLOC_GROW(ff->v, ff->n, ff->alloc);
-		ff->v[ff->n++] = (struct fieldfn){ fn, r };
+		if (c->funcs[i].f->ir)
+			find_tp_probes(c, c->funcs[i].f->ir);
 	}
 }
 
@@ -422,26 +499,47 @@ static void add_wide(struct build *b, const struct fieldfns *ff, int line,
 	b->c->wide_calls++;
 }
 
+/* A call through @ff: each function stored there, unless too many. */
+static void add_field_calls(struct build *b, const struct fieldfns *ff,
+			    int line, const struct fstate *st)
+{
+	unsigned i;
+
+	if (ff && ff->n > b->c->max_fanout) {
+		add_wide(b, ff, line, st);
+		return;
+	}
+	for (i = 0; ff && i < ff->n; i++) {
+		add_call(b, ff->v[i].fn, line, ff->field, st);
+		b->c->ptr_edges++;
+	}
+}
+
+/* trace_NAME(): its probes (index_tracepoints()) */
+static void add_tp_calls(struct build *b, const char *callee, int line,
+			 const struct fstate *st)
+{
+	const char *name = strrchr(callee, ':');
+	char buf[256];
+
+	name = name ? name + 1 : callee;
+	if (strncmp(name, "trace_", 6))
+		return;
+	tp_field(name + 6, buf, sizeof(buf));
+	add_field_calls(b, field_fns(b->c, buf), line, st);
+}
+
 static void build_call(struct build *b, const struct flow_event *e)
 {
 	const char *callee = json_string_value(json_array_get(e->ev, 2));
 	int line = json_integer_value(json_array_get(e->ev, 1)), fn;
-	struct fieldfns *ff;
 	unsigned i;
 
 	if (!callee)
 		return;
 	/* through a field, or a variable (a global function pointer) */
 	if (!strncmp(callee, "ptr:", 4) || !strncmp(callee, "var:", 4)) {
-		ff = field_fns(b->c, callee + 4);
-		if (ff && ff->n > b->c->max_fanout) {
-			add_wide(b, ff, line, e->st);
-			return;
-		}
-		for (i = 0; ff && i < ff->n; i++) {
-			add_call(b, ff->v[i].fn, line, callee + 4, e->st);
-			b->c->ptr_edges++;
-		}
+		add_field_calls(b, field_fns(b->c, callee + 4), line, e->st);
 		return;
 	}
 	/* through a function pointer parameter: what callers pass there */
@@ -472,6 +570,7 @@ static void build_call(struct build *b, const struct flow_event *e)
 		add_call(b, fn, line, NULL, e->st);
 		add_fnargs(b, json_array_get(e->ev, 3));
 	}
+	add_tp_calls(b, callee, line, e->st);
 }
 
 static void build_acq(struct build *b, const struct flow_event *e)
@@ -683,6 +782,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 	free(fv);
 	owner_init(c);
 	index_fnrefs(c);
+	index_tracepoints(c);
 	for (i = 0; i < c->nfuncs; i++) {
 		b.func = i;
 		flow_run(p, c->funcs[i].f, build_cb, &b);
@@ -1179,6 +1279,7 @@ void classify_free(struct classify *c)
 	}
 	HASH_ITER(hh, c->fields, ff, fft) {
 		HASH_DEL(c->fields, ff);
+		free(ff->own_field);
 		free(ff->v);
 		free(ff);
 	}
