@@ -38,7 +38,11 @@ struct built {
 	struct ref *refs;
 	struct mk *mks;		/* folders whose Makefile was read */
 	struct ref *config;	/* options set (=y, =m, or a value) */
+	bool all_set;		/* no .config: every option */
+	struct ref *unset;	/* options taken as unset all the same */
 };
+
+static bool option_set(struct built *b, const char *opt);
 
 static struct ref *find(struct ref *map, const char *path)
 {
@@ -127,7 +131,7 @@ static void mention(struct built *b, const char *dir, const char *cond,
 	if (condlen > 10 && !strncmp(cond, "$(CONFIG_", 9) &&
 	    cond[condlen - 1] == ')') {
 		opt = xstrndup(cond + 9, condlen - 10);
-		on = find(b->config, opt) != NULL;
+		on = option_set(b, opt);
 	} else if (strncmp(cond, "y", condlen) && strncmp(cond, "m", condlen) &&
 		   strncmp(cond, "objs", condlen)) {
 		return;	/* a variable we do not follow */
@@ -340,16 +344,27 @@ static struct mk *read_makefile(struct built *b, const char *dir)
 	return m;
 }
 
+static bool option_set(struct built *b, const char *opt)
+{
+	return (b->all_set || find(b->config, opt)) && !find(b->unset, opt);
+}
+
 struct built *built_open(const char *root, const char *dotconfig)
 {
 	struct built *b = xcalloc(1, sizeof(*b));
 
 	b->root = xstrdup(root);
-	if (read_config(b, dotconfig) < 0) {
+	b->all_set = !dotconfig;
+	if (dotconfig && read_config(b, dotconfig) < 0) {
 		built_close(b);
 		return NULL;
 	}
 	return b;
+}
+
+void built_unset(struct built *b, const char *opt)
+{
+	add(&b->unset, opt);
 }
 
 /*
@@ -441,6 +456,7 @@ void built_close(struct built *b)
 	free_map(&b->refs);
 	free_mks(&b->mks);
 	free_map(&b->config);
+	free_map(&b->unset);
 	free(b->root);
 	free(b);
 }

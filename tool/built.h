@@ -17,8 +17,13 @@
 
 struct built;
 
-/* NULL after one error line when @dotconfig cannot be read. */
+/*
+ * NULL after one error line when @dotconfig cannot be read; a NULL
+ * @dotconfig sets every option.
+ */
 struct built *built_open(const char *root, const char *dotconfig);
+/* Take option @opt as unset (before the first question). */
+void built_unset(struct built *b, const char *opt);
 /*
  * Does the configuration build @rel (relative to the root)?  For a header,
  * whether its folder is built.

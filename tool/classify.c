@@ -7,6 +7,7 @@
 #include <uthash.h>
 
 #include "flow.h"
+#include "rtoff.h"
 #include "rules/rules.h"
 #include "util.h"
 #include "whitelist.h"
@@ -811,7 +812,7 @@ void enqueue_in(struct classify *c, unsigned func, enum lclass cls,
 {
 	struct cl_func *f = &c->funcs[func];
 
-	if (f->cls != CL_NONE || f->sleeps)
+	if (f->cls != CL_NONE || f->sleeps || f->off_rt)
 		return;
 	f->cls = cls;
 	f->scope = scope;
@@ -896,7 +897,7 @@ void entry_in(struct classify *c, unsigned fn, enum lclass cls,
 		f->out_why = xstrdup(why);
 		f->out_at = xstrdup(at ? at : "");
 	}
-	if (f->cls != CL_NONE || f->sleeps || f->left_out)
+	if (f->cls != CL_NONE || f->sleeps || f->left_out || f->off_rt)
 		return;
 	f->why = xstrdup(why);
 	f->at = xstrdup(at ? at : "");
@@ -1174,6 +1175,16 @@ void classify_rerun(struct classify *c)
 			break;
 	}
 	c->own_pass = false;
+}
+
+void classify_rt_view(struct classify *c, struct rtoff *r)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nfuncs; i++)
+		c->funcs[i].off_rt = rtoff_why(r, c->funcs[i].f->file);
+	for (i = 0; i < c->nlocks; i++)
+		c->locks[i].off_rt = rtoff_why(r, c->locks[i].l->file);
 }
 
 void classify_run(struct classify *c)
@@ -1466,6 +1477,7 @@ void classify_result(struct classify *c, unsigned lock, struct cl_result *r)
 
 	memset(r, 0, sizeof(*r));
 	r->id = l->l->id;
+	r->off_rt = l->off_rt;
 	r->l = l->l;
 	r->cls = l->cls;
 	r->must_spin = l->cls != CL_NONE;

@@ -50,6 +50,7 @@ struct step {
 struct cl_func;
 struct cl_lock;
 struct comp;
+struct rtoff;
 struct fieldfns;
 struct cl_slot;
 struct whitelist;
@@ -122,6 +123,12 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
  * entries may force either way.
  */
 void classify_whitelist(struct classify *c, const struct whitelist *w);
+/*
+ * Leave out the code a PREEMPT_RT kernel does not build (rtoff.h): it is
+ * never in context, and its locks are out of the audit.  @r must outlive
+ * the results.
+ */
+void classify_rt_view(struct classify *c, struct rtoff *r);
 /* Run every rule and the closure, then apply max_spread. */
 void classify_run(struct classify *c);
 void classify_free(struct classify *c);
@@ -187,6 +194,7 @@ struct cl_result {
 	json_t *conflict_evidence; /* new reference, or NULL */
 	/* the conflict's context was chosen by code of another component */
 	const char *foreign_to;
+	const char *off_rt;	/* declared where PREEMPT_RT does not build */
 	unsigned spread;	/* converted by max_spread: it would have
 				 * made this many more locks spin */
 	const char *root;	/* must spin: spin_root()'s identity */

@@ -91,6 +91,8 @@ struct cl_func {
 	int scope;
 	unsigned comp;
 	int own_scope;
+	/* the option depending on !PREEMPT_RT that alone builds it (rtoff.c) */
+	const char *off_rt;
 	int from_func, from_call, from_lock;
 	/*
 	 * >= 0: call from_call passed it as this argument to a callee that
@@ -148,6 +150,7 @@ struct cl_lock {
 	unsigned comp;
 	int scope;
 	bool foreign;
+	const char *off_rt;	/* declared in code PREEMPT_RT does not build */
 	/*
 	 * used with a helper that has no spinning form, first at pin_at, or
 	 * sharing slot pin_slot with lock pin_by, which is (-1: neither)

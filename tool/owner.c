@@ -121,7 +121,8 @@ void owner_free(struct classify *c)
 
 bool own_turn(const struct classify *c, unsigned fn)
 {
-	return c->own_pass == (c->funcs[fn].own_scope >= 0);
+	return c->own_pass == (c->funcs[fn].own_scope >= 0) &&
+	       !c->funcs[fn].off_rt;
 }
 
 void own_entry(struct classify *c, const char *id, enum lclass cls,

@@ -25,7 +25,7 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 	json_t *locks = json_array(), *by_class = json_object(), *rep, *sum;
 	json_t *wide, *left_out;
 	unsigned i, must = 0, npinned = 0, nconflicts = 0, nspread = 0;
-	unsigned nforeign = 0;
+	unsigned nforeign = 0, noff_rt = 0;
 
 	for (i = 0; i < c->nlocks; i++) {
 		struct cl_result r;
@@ -41,6 +41,10 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			      "evidence", r.evidence);
 		if (r.root)
 			json_object_set_new(o, "root", json_string(r.root));
+		if (r.off_rt) {
+			json_object_set_new(o, "off_rt", json_string(r.off_rt));
+			noff_rt++;
+		}
 		if (c->locks[i].pin_api) {
 			json_t *pin = json_pack("{ssss}", "api",
 						c->locks[i].pin_api, "at",
@@ -109,6 +113,8 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 			    json_integer(nconflicts));
 	json_object_set_new(json_object_get(rep, "summary"), "foreign",
 			    json_integer(nforeign));
+	json_object_set_new(json_object_get(rep, "summary"), "off_rt",
+			    json_integer(noff_rt));
 	left_out = classify_left_out(c);
 	json_object_set_new(json_object_get(rep, "summary"), "spread",
 			    json_pack("{sisisisi}", "max_spread",
@@ -326,6 +332,7 @@ json_t *audit_json(json_t *rep)
 	json_t *extra = json_array(), *roots = json_object(), *l, *t;
 	const char *k;
 	size_t i;
+	int off_rt = 0;
 
 	json_array_foreach(json_object_get(rep, "locks"), i, l) {
 		bool raw = !strcmp(json_str(l, "type"), "raw_spinlock_t");
@@ -333,6 +340,11 @@ json_t *audit_json(json_t *rep)
 		int which = raw ? (spin ? 0 : 2) : (spin ? 1 : 3);
 		char dir[128];
 
+		/* moot where PREEMPT_RT does not build the code */
+		if (json_object_get(l, "off_rt")) {
+			off_rt++;
+			continue;
+		}
 		snprintf(dir, sizeof(dir), "%.*s",
 			 (int)strcspn(json_str(l, "file"), "/"), json_str(l, "file"));
 		tally_add(all, "all", which);
@@ -370,6 +382,7 @@ json_t *audit_json(json_t *rep)
 		      "overall", t, "by_class", by_class, "by_dir", by_dir,
 		      "raw_but_convert", missed, "spin_but_must_spin", extra);
 	json_object_set_new(t, "by_root", by_root(roots));
+	json_object_set_new(t, "off_rt", json_integer(off_rt));
 	json_decref(roots);
 	return t;
 }
@@ -420,6 +433,10 @@ void audit_text(json_t *a, FILE *out)
 		     "it says must spin (lists in audit.json)\n",
 		(int)json_array_size(json_object_get(a, "raw_but_convert")),
 		(int)json_array_size(json_object_get(a, "spin_but_must_spin")));
+	fprintf(out, "  %d locks left out: declared in code a PREEMPT_RT "
+		     "kernel does not build (Kconfig: depends on "
+		     "!PREEMPT_RT; off_rt in the classification)\n",
+		(int)jint(a, "off_rt"));
 }
 
 /* ---- HTML ---- */

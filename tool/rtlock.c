@@ -17,6 +17,7 @@
 #include "kbuild.h"
 #include "pool.h"
 #include "report.h"
+#include "rtoff.h"
 #include "scan.h"
 #include "util.h"
 #include "version.h"
@@ -420,7 +421,8 @@ static int classify_stage(struct common *cp, bool audit,
 	struct classify cl;
 	struct whitelist wl = { 0 };
 	json_t *inv, *rep, *a = NULL, *old = NULL;
-	char *html, *text;
+	char *html, *text, *dotconfig;
+	struct rtoff *rtoff;
 	double t0;
 	int rc;
 
@@ -442,7 +444,11 @@ static int classify_stage(struct common *cp, bool audit,
 	}
 	inv = scan_inventory(&s);
 	t0 = now_sec();
+	dotconfig = s.kb.objdir ? xasprintf("%s/.config", s.kb.objdir) : NULL;
+	rtoff = rtoff_open(s.tree.root, dotconfig);
+	free(dotconfig);
 	classify_init(&cl, &s.prog, audit, c.max_fanout);
+	classify_rt_view(&cl, rtoff);
 	if (c.max_spread >= 0)
 		cl.max_spread = c.max_spread;
 	if (c.max_call_spread >= 0)

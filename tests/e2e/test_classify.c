@@ -261,6 +261,36 @@ static void ownership(void **state)
 }
 
 /*
+ * Code a PREEMPT_RT kernel does not build (drivers/gpu/Kconfig: MINI_GFX
+ * depends on !PREEMPT_RT): its timer interrupt is no entry, its lock is
+ * left out of the audit, and the core lock it would reach stays
+ * converted; an option that depends on "MINI_GFX || !PREEMPT_RT" builds.
+ */
+static void off_rt(void **state)
+{
+	json_t *rep = load_json("%s/out/classify.json", work), *l, *a;
+
+	(void)state;
+	l = lock_of(rep, "drivers/gpu/mini_gfx/mini_gfx.c:mini_gfx_lock");
+	assert_string_equal(str(l, "verdict"), "convert");
+	assert_string_equal(str(l, "off_rt"), "MINI_GFX");
+	assert_string_equal(str(lock_of(rep, "kernel/mini_klog.c:"
+					     "mini_klog_lock"),
+				"verdict"),
+			    "convert");
+	l = lock_of(rep, "drivers/gpu/mini_gfx_timer.c:mini_gfx_timer_lock");
+	assert_string_equal(str(l, "verdict"), "must-spin");
+	assert_null(json_object_get(l, "off_rt"));
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(rep, "summary"), "off_rt")),
+			 1);
+	json_decref(rep);
+	a = load_json("%s/audit/audit.json", work);
+	assert_int_equal(json_integer_value(json_object_get(a, "off_rt")), 1);
+	json_decref(a);
+}
+
+/*
  * The spread bound: mini_hub's IRQF_ONESHOT primary handler takes its
  * own lock and, under it, its five sensors': six locks spin because of
  * it.  Bounded at 5 the handler is left out, for review, and the six
@@ -648,7 +678,7 @@ static void report_in_browser(void **state)
 	assert_non_null(strstr(dom, "kernel/lock_recursion.c:recursion_irqsoff_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "7 of 133 locks"));
+	assert_non_null(strstr(dom, "7 of 135 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));
@@ -671,6 +701,7 @@ int test_classify(void)
 		cmocka_unit_test(whitelist_applies),
 		cmocka_unit_test(param_calls),
 		cmocka_unit_test(audit_arithmetic),
+		cmocka_unit_test(off_rt),
 		cmocka_unit_test(report_and_diff),
 		cmocka_unit_test(report_in_browser),
 	};

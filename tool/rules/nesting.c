@@ -41,7 +41,7 @@ static void visit_until_drop(struct classify *c, unsigned func, unsigned call,
 	struct cl_func *f = &c->funcs[fn];
 	unsigned i;
 
-	if (f->cls != CL_NONE || func_part(c, fn, lock))
+	if (f->cls != CL_NONE || f->off_rt || func_part(c, fn, lock))
 		return;
 	ALLOC_GROW(f->parts, f->nparts, f->aparts);
 	f->parts[f->nparts].lock = lock;
@@ -89,6 +89,8 @@ static void nesting_on_spin(struct classify *c, unsigned lock)
 		struct cl_held *h = &l->held_at[i];
 		struct cl_func *f = &c->funcs[h->func];
 
+		if (f->off_rt)
+			continue; /* not built with PREEMPT_RT */
 		if (h->is_call)
 			call_under(c, h->func, h->idx, lock);
 		else if (f->acqs[h->idx].lock != lock)
