@@ -13,9 +13,10 @@
  * to fix where it is, and the lock is listed with that conflict for
  * review.
  *
- * A component is the first two folders of a path ("drivers/usb",
- * "net/ipv4", "include/linux"); a file at the top of a folder belongs to
- * that folder.  The core's choices are seeded in a first pass and closed
+ * A component is the first two folders of a path ("net/ipv4",
+ * "include/linux"), three below drivers/ and sound/, a driver's folder
+ * ("drivers/usb/chipidea", "drivers/usb/gadget"); a file at the top of a
+ * folder belongs to that folder.  The core's choices are seeded in a first pass and closed
  * over; the others in a second, each limited to its component, so that
  * what the core reaches is never held back by a driver that came first.
  */
@@ -31,15 +32,21 @@ struct comp {
 	UT_hash_handle hh;
 };
 
-/* The length of @path's component: up to its second '/', or its first. */
+/*
+ * The length of @path's component: its first two folders, three below
+ * drivers/ and sound/ (a driver's folder: "drivers/usb/chipidea"), or the
+ * folders it has.
+ */
 static size_t comp_len(const char *path)
 {
-	const char *s = strchr(path, '/'), *t;
+	bool driver = !strncmp(path, "drivers/", 8) ||
+		      !strncmp(path, "sound/", 6);
+	unsigned depth = driver ? 3 : 2;
+	const char *end = NULL, *s;
 
-	if (!s)
-		return strlen(path);
-	t = strchr(s + 1, '/');
-	return (size_t)((t ? t : s) - path);
+	for (s = strchr(path, '/'); s && depth--; s = strchr(s + 1, '/'))
+		end = s;
+	return end ? (size_t)(end - path) : strlen(path);
 }
 
 static unsigned intern(struct classify *c, const char *path)

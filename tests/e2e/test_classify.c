@@ -254,9 +254,16 @@ static void ownership(void **state)
 	ev = json_object_get(l, "evidence");
 	assert_string_equal(str(json_array_get(ev, 0), "at"),
 			    "kernel/mini_klog.c:33");
+	/* below drivers/, a driver's folder: chipidea's, not all of USB */
+	l = lock_of(rep, "drivers/usb/mini_udc/mini_udc.c:mini_udc_lock");
+	assert_string_equal(str(l, "verdict"), "must-spin");
+	c = json_object_get(lock_of(rep, "drivers/usb/mini_gadget/"
+					 "mini_serial.c:mini_serial_port_lock"),
+			    "conflict");
+	assert_string_equal(str(c, "foreign_to"), "drivers/usb/mini_udc");
 	assert_int_equal(json_integer_value(json_object_get(
 				 json_object_get(rep, "summary"), "foreign")),
-			 2);
+			 3);
 	json_decref(rep);
 }
 
@@ -678,7 +685,7 @@ static void report_in_browser(void **state)
 	assert_non_null(strstr(dom, "kernel/lock_recursion.c:recursion_irqsoff_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "7 of 135 locks"));
+	assert_non_null(strstr(dom, "7 of 137 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));
