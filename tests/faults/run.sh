@@ -135,7 +135,7 @@ wait_file()
 	i=0
 	until [ -e "$1" ]; do
 		i=$((i + 1))
-		[ $i -lt 800 ] || { kill -9 "$pid"; fail "timeout waiting for $1"; }
+		[ $i -lt 2400 ] || { kill -9 "$pid"; fail "timeout waiting for $1"; }
 		sleep 0.025
 	done
 }
