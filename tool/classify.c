@@ -159,13 +159,18 @@ static struct fieldfns *field_fns(struct classify *c, const char *field)
 
 /*
  * Function @fn is stored into @field, as fnref @ref says; without one,
- * @field is a name of the classifier's, copied.
+ * @field is a name of the classifier's, copied, and @fn is added once
+ * (a probe registered in two places).
  */
 static void add_field_fn(struct classify *c, const char *field, unsigned fn,
 			 json_t *ref)
 {
 	struct fieldfns *ff = field_fns(c, field);
+	unsigned i;
 
+	for (i = 0; ff && !ref && i < ff->n; i++)
+		if (ff->v[i].fn == fn)
+			return;
 	if (!ff) {
 		ff = xcalloc(1, sizeof(*ff));
 		ff->field = field;

@@ -467,7 +467,7 @@ static void whitelist_errors(void **state)
  */
 static void wide_fields(void **state)
 {
-	json_t *rep, *w, *sum;
+	json_t *rep, *w, *t, *sum;
 	int rc;
 
 	(void)state;
@@ -487,9 +487,13 @@ static void wide_fields(void **state)
 	w = json_object_get(rep, "wide_calls");
 	assert_int_equal(json_array_size(w), 2);
 	if (strcmp(str(json_array_get(w, 0), "at"), "kernel/lock_nesting.c:176"))
-		w = json_array_get(w, 1);
+		t = json_array_get(w, 0), w = json_array_get(w, 1);
 	else
-		w = json_array_get(w, 0);
+		t = json_array_get(w, 1), w = json_array_get(w, 0);
+	/* the probe and the event; a second registration is the same probe */
+	assert_string_equal(str(t, "field"), "tracepoint mini_sample");
+	assert_int_equal(json_integer_value(json_object_get(t, "implementations")),
+			 2);
 	assert_string_equal(str(w, "at"), "kernel/lock_nesting.c:176");
 	assert_string_equal(str(w, "field"), "struct nest_notifier (in kernel/lock_nesting.c)::notify");
 	assert_string_equal(str(w, "context"),
