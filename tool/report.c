@@ -242,6 +242,10 @@ void report_text(json_t *rep, FILE *out)
 		     "(an RT conflict to fix there: foreign_to)\n",
 		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"),
 		(int)jint(sum, "foreign"));
+	fprintf(out, "  not built with PREEMPT_RT (declared where only an "
+		     "option depending on !PREEMPT_RT builds): %d locks "
+		     "(off_rt in classify.json)\n",
+		(int)jint(sum, "off_rt"));
 	v = json_object_get(sum, "spread");
 	if (v && (jint(v, "max_spread") || jint(v, "max_call_spread")))
 		fprintf(out, "  spread bound %d, %d for calls (review): %d "
@@ -507,8 +511,11 @@ static const char html_script[] =
 	" esc(l.pinned.api) + '() at <code>' + esc(l.pinned.at) + '</code>, "
 	"which has no spinning form</p>' : '') + (l.spread ? '<p>converted: "
 	"keeping it spinning would make ' + l.spread + ' more locks spin</p>'"
-	" : '') + (l.conflict ? '<p>conflict "
-	"(review): ' + esc(l.conflict.class) + '</p>' +"
+	" : '') + (l.off_rt ? '<p>not built with PREEMPT_RT: CONFIG_' +"
+	" esc(l.off_rt) + ' depends on !PREEMPT_RT</p>' : '') +"
+	" (l.conflict ? '<p>conflict (review): ' + esc(l.conflict.class) +"
+	" (l.conflict.foreign_to ? ', chosen by ' +"
+	" esc(l.conflict.foreign_to) + ' for its own locks' : '') + '</p>' +"
 	" chain(l.conflict.evidence) : '');}\n"
 	"function render(){\n"
 	" const f = document.getElementById('filter').value.toLowerCase();\n"
@@ -556,13 +563,14 @@ char *report_html(json_t *rep)
 		     "<th>stale entries</th><th>unresolved API sites</th>"
 		     "<th>files not parsed</th><th>files with errors</th>"
 		     "<th>wide indirect calls in atomic context</th>"
-		     "<th>pinned</th><th>conflicts</th></tr>\n");
+		     "<th>pinned</th><th>conflicts</th>"
+		     "<th>not built with PREEMPT_RT</th></tr>\n");
 	sb_addf(&sb, "<tr><td class=\"n\">%d</td><td class=\"n\">%d</td><td "
 		     "class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">"
 		     "%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td>"
 		     "<td class=\"n\">%d</td><td class=\"n\">%d</td>"
-		     "<td class=\"n\">%d</td><td class=\"n\">%d</td></tr>"
-		     "</table>\n",
+		     "<td class=\"n\">%d</td><td class=\"n\">%d</td>"
+		     "<td class=\"n\">%d</td></tr></table>\n",
 		(int)jint(sum, "locks"), (int)jint(sum, "must_spin"),
 		(int)jint(sum, "convert"), (int)jint(sum, "whitelist_entries"),
 		(int)jint(sum, "whitelist_stale"),
@@ -570,7 +578,8 @@ char *report_html(json_t *rep)
 		(int)jint(sum, "parse_failures"), (int)jint(sum, "parse_errors"),
 		(int)jint(json_object_get(sum, "wide_calls"),
 			  "in_atomic_context"),
-		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"));
+		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"),
+		(int)jint(sum, "off_rt"));
 	sb_adds(&sb, "<table id=\"classes\"><tr><th>class</th><th>locks</th></tr>\n");
 	json_object_foreach(json_object_get(sum, "by_class"), k, v) {
 		sb_adds(&sb, "<tr><td>");

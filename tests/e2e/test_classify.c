@@ -276,6 +276,7 @@ static void ownership(void **state)
 static void off_rt(void **state)
 {
 	json_t *rep = load_json("%s/out/classify.json", work), *l, *a;
+	char *path, *txt;
 
 	(void)state;
 	l = lock_of(rep, "drivers/gpu/mini_gfx/mini_gfx.c:mini_gfx_lock");
@@ -295,6 +296,13 @@ static void off_rt(void **state)
 	a = load_json("%s/audit/audit.json", work);
 	assert_int_equal(json_integer_value(json_object_get(a, "off_rt")), 1);
 	json_decref(a);
+	path = xasprintf("%s/out/report.txt", work);
+	txt = read_file(path, NULL);
+	assert_non_null(strstr(txt, "not built with PREEMPT_RT (declared where "
+				    "only an option depending on !PREEMPT_RT "
+				    "builds): 1 locks"));
+	free(txt);
+	free(path);
 }
 
 /*
