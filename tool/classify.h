@@ -170,8 +170,6 @@ void own_entry(struct classify *c, const char *id, enum lclass cls,
 void own_acq(struct classify *c, unsigned fn, unsigned acq, enum lclass cls);
 void own_call(struct classify *c, unsigned fn, unsigned call,
 	      enum lclass cls);
-/* Does this pass seed the contexts @fn chooses? */
-bool own_turn(const struct classify *c, unsigned fn);
 /* Lock @lock must spin: @cls, with a one-step evidence. */
 void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
 	       const char *why, const char *at);

@@ -83,6 +83,12 @@ struct cl_func {
 	unsigned long long calls_params;
 	/* the atomic context that reached it first, and from where */
 	enum lclass cls;
+	int from_func, from_call, from_lock;
+	/*
+	 * >= 0: call from_call passed it as this argument to a callee that
+	 * calls it through that parameter
+	 */
+	int from_arg;
 	/*
 	 * the component that context holds for (owner.c), -1: everywhere;
 	 * its file's component; and the scope of the contexts it chooses
@@ -93,12 +99,6 @@ struct cl_func {
 	int own_scope;
 	/* the option depending on !PREEMPT_RT that alone builds it (rtoff.c) */
 	const char *off_rt;
-	int from_func, from_call, from_lock;
-	/*
-	 * >= 0: call from_call passed it as this argument to a callee that
-	 * calls it through that parameter
-	 */
-	int from_arg;
 	char *why, *at;		/* for an entry */
 	/*
 	 * an entry left out by the spread bound: it would have made

@@ -126,7 +126,8 @@ void owner_free(struct classify *c)
 	free(c->comp_names);
 }
 
-bool own_turn(const struct classify *c, unsigned fn)
+/* Does this pass seed the contexts @fn chooses (built with PREEMPT_RT)? */
+static bool own_turn(const struct classify *c, unsigned fn)
 {
 	return c->own_pass == (c->funcs[fn].own_scope >= 0) &&
 	       !c->funcs[fn].off_rt;
