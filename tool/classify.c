@@ -828,14 +828,19 @@ void enqueue_in(struct classify *c, unsigned func, enum lclass cls,
 	c->queue[c->qtail++] = func;
 }
 
+/* The scope a context inherits: @lock's held, else @func's, else none. */
+static int scope_from(const struct classify *c, int lock, int func)
+{
+	if (lock >= 0)
+		return c->locks[lock].scope;
+	return func >= 0 ? c->funcs[func].scope : -1;
+}
+
 void enqueue_func(struct classify *c, unsigned func, enum lclass cls,
 		  int from_func, int from_call, int from_lock)
 {
-	int scope = from_lock >= 0   ? c->locks[from_lock].scope
-		    : from_func >= 0 ? c->funcs[from_func].scope
-				     : -1;
-
-	enqueue_in(c, func, cls, from_func, from_call, from_lock, scope);
+	enqueue_in(c, func, cls, from_func, from_call, from_lock,
+		   scope_from(c, from_lock, from_func));
 }
 
 /*
@@ -988,11 +993,7 @@ void spin_in(struct classify *c, unsigned lock, enum lclass cls, int func,
 void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 		    int func, int acq, int outer)
 {
-	int scope = outer >= 0  ? c->locks[outer].scope
-		    : func >= 0 ? c->funcs[func].scope
-				: -1;
-
-	spin_in(c, lock, cls, func, acq, outer, scope);
+	spin_in(c, lock, cls, func, acq, outer, scope_from(c, outer, func));
 }
 
 /*

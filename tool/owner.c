@@ -16,9 +16,10 @@
  * A component is the first two folders of a path ("net/ipv4",
  * "include/linux"), three below drivers/ and sound/, a driver's folder
  * ("drivers/usb/chipidea", "drivers/usb/gadget"); a file at the top of a
- * folder belongs to that folder.  The core's choices are seeded in a first pass and closed
- * over; the others in a second, each limited to its component, so that
- * what the core reaches is never held back by a driver that came first.
+ * folder belongs to that folder.  The core's choices are seeded in a first
+ * pass and closed over; the others in a second, each limited to its
+ * component, so that what the core reaches is never held back by a driver
+ * that came first.
  */
 #include <string.h>
 #include <uthash.h>
@@ -39,8 +40,7 @@ struct comp {
  */
 static size_t comp_len(const char *path)
 {
-	bool driver = !strncmp(path, "drivers/", 8) ||
-		      !strncmp(path, "sound/", 6);
+	bool driver = has_prefix(path, "drivers/") || has_prefix(path, "sound/");
 	unsigned depth = driver ? 3 : 2;
 	const char *end = NULL, *s;
 
@@ -66,11 +66,6 @@ static unsigned intern(struct classify *c, const char *path)
 	return k->idx;
 }
 
-static bool starts(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
 /* Does code at @path choose contexts for the whole kernel? */
 static bool is_core(const char *path)
 {
@@ -85,12 +80,12 @@ static bool is_core(const char *path)
 	unsigned i;
 
 	for (i = 0; core_parts[i]; i++)
-		if (starts(path, core_parts[i]))
+		if (has_prefix(path, core_parts[i]))
 			return true;
-	if (starts(path, "fs/") && !strchr(path + 3, '/'))
+	if (has_prefix(path, "fs/") && !strchr(path + 3, '/'))
 		return true; /* the VFS */
 	for (i = 0; leaves[i]; i++)
-		if (starts(path, leaves[i]))
+		if (has_prefix(path, leaves[i]))
 			return false;
 	return true;
 }

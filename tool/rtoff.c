@@ -115,11 +115,6 @@ const char *rtoff_why(struct rtoff *r, const char *rel)
 	return opt && strset_has(&r->opts, opt) ? opt : NULL;
 }
 
-unsigned rtoff_options(const struct rtoff *r)
-{
-	return r ? r->opts.n : 0;
-}
-
 void rtoff_close(struct rtoff *r)
 {
 	if (!r)

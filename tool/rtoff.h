@@ -15,8 +15,6 @@ struct rtoff *rtoff_open(const char *root, const char *dotconfig);
  * the root), or NULL: built with PREEMPT_RT too.  @r may be NULL.
  */
 const char *rtoff_why(struct rtoff *r, const char *rel);
-/* How many options depend on !PREEMPT_RT. */
-unsigned rtoff_options(const struct rtoff *r);
 void rtoff_close(struct rtoff *r);
 
 #endif
