@@ -267,6 +267,24 @@ bool is_lock_api_function(const char *name)
 	return false;
 }
 
+bool is_rwlock_acquire(const char *name)
+{
+	static const char *const prefixes[] = {
+		"_raw_read_", "_raw_write_", "__raw_read_", "__raw_write_",
+		"rt_read_", "rt_write_",
+	};
+	unsigned i;
+	size_t n;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		n = strlen(prefixes[i]);
+		if (!strncmp(name, prefixes[i], n))
+			return !strncmp(name + n, "lock", 4) ||
+			       !strncmp(name + n, "trylock", 7);
+	}
+	return false;
+}
+
 bool is_lock_impl_file(const char *rel)
 {
 	static const char *const prefixes[] = {

@@ -91,6 +91,14 @@ const struct reg_api *reg_api_find(const char *name);
  */
 bool is_lock_api_function(const char *name);
 
+/*
+ * A function that takes an rwlock_t (_raw_read_lock_irqsave(),
+ * __raw_write_lock(), rt_read_lock() ...), the implementation read_lock()
+ * and write_lock() and their forms call.  rwlock_t is not converted, but
+ * it sleeps on PREEMPT_RT.
+ */
+bool is_rwlock_acquire(const char *name);
+
 /* Lock type names. */
 enum lock_type { LT_NONE = 0, LT_SPIN = 1, LT_RAW = 2 };
 const char *lock_type_name(enum lock_type t);

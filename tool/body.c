@@ -8,6 +8,9 @@
  *   ["ctx", line, "irq"|"preempt", +1|-1, api]
  *   ["call", line, callee, args]          callee: function id, or
  *                                         "ptr:<field>" / "P:fn#n" ...
+ *                                         (an rwlock_t acquisition is a
+ *                                         call of its implementation,
+ *                                         "_raw_read_lock" ..., no args)
  *   ["if", [then], [else]]  ["loop", [body]]  ["do", [body]]  ["forever", [body]]
  *   ["switch", [body]]  ["case"]
  *   ["ret"]  ["break"]  ["cont"]  ["goto", label]  ["label", label]
@@ -557,6 +560,10 @@ static void walk_call(struct xfn *f, CXCursor c)
 	}
 	if (callee && fi && (guard = lock_guard_find(callee))) {
 		walk_guard(f, c, guard, fi, line, col);
+		goto out;
+	}
+	if (callee && is_rwlock_acquire(callee)) {
+		emit(f, json_pack("[sis]", "call", line, callee));
 		goto out;
 	}
 	if (callee && callee_is_impl(f, c))

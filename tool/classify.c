@@ -6,6 +6,7 @@
 #include <string.h>
 #include <uthash.h>
 
+#include "apitab.h"
 #include "flow.h"
 #include "rtoff.h"
 #include "rules/rules.h"
@@ -566,9 +567,13 @@ static void build_call(struct build *b, const struct flow_event *e)
 		}
 		return;
 	}
-	/* by name, even where the tree defines it (schedule(), mutex_lock()) */
+	/*
+	 * by name, even where the tree defines it (schedule(), mutex_lock());
+	 * an rwlock_t sleeps on PREEMPT_RT, so a correct tree never takes one
+	 * where a task cannot sleep: its taker is no atomic context either
+	 */
 	fn = func_index(b->c, callee);
-	if (is_sleeper(callee) ||
+	if (is_sleeper(callee) || is_rwlock_acquire(callee) ||
 	    (fn < 0 && strchr(callee, ':') &&
 	     is_sleeper(strrchr(callee, ':') + 1)))
 		b->c->funcs[b->func].sleeps = true;

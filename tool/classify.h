@@ -13,8 +13,8 @@
  * function and lock is marked once, by the first context that reaches it,
  * with the evidence that got there, so the closure is linear in the size
  * of the call graph.  A function that sleeps outright (mutex_lock,
- * might_sleep ...) stops the propagation: a correct kernel never calls it
- * in atomic context.
+ * might_sleep ...) or takes an rwlock_t (a sleeping lock on PREEMPT_RT)
+ * stops the propagation: a correct kernel never calls it in atomic context.
  */
 #ifndef RTLOCK_CLASSIFY_H
 #define RTLOCK_CLASSIFY_H

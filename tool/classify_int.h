@@ -68,7 +68,7 @@ struct cl_func {
 	unsigned ncalls, acalls;
 	struct cl_acq *acqs;
 	unsigned nacqs, aacqs;
-	bool sleeps;		/* calls a sleeping primitive outright */
+	bool sleeps;		/* sleeps outright, or takes an rwlock_t */
 	bool drops;		/* releases a lock its caller holds */
 	/* entered with a lock held that it drops: the part before the drop
 	 * runs under it (nesting.c); the first call that led there */

@@ -35,7 +35,22 @@ static void lookups(void **state)
 			    "percpu_irq");
 }
 
-/* bsearch needs sorted tables: every name must find its own entry */
+/* The rwlock_t acquisitions, in every implementation's spelling. */
+static void rwlock_acquires(void **state)
+{
+	(void)state;
+	assert_true(is_rwlock_acquire("_raw_read_lock"));
+	assert_true(is_rwlock_acquire("_raw_write_lock_irqsave"));
+	assert_true(is_rwlock_acquire("__raw_read_lock_bh"));
+	assert_true(is_rwlock_acquire("_raw_write_trylock"));
+	assert_true(is_rwlock_acquire("rt_read_lock"));
+	assert_false(is_rwlock_acquire("_raw_read_unlock_irqrestore"));
+	assert_false(is_rwlock_acquire("rt_write_unlock"));
+	assert_false(is_rwlock_acquire("_raw_spin_lock"));
+	assert_false(is_rwlock_acquire("read_lock_stats"));
+	assert_false(is_rwlock_acquire("_raw_read_"));
+}
+
 /* A guard class's constructor stands for the API call it makes. */
 static void guards(void **state)
 {
@@ -56,6 +71,7 @@ static void guards(void **state)
 	assert_null(lock_guard_find("class__constructor"));
 }
 
+/* bsearch needs sorted tables: every name must find its own entry */
 static void tables_sorted(void **state)
 {
 	static const char *const names[] = {
@@ -96,6 +112,7 @@ int test_apitab(void)
 		cmocka_unit_test(guards),
 		cmocka_unit_test(tables_sorted),
 		cmocka_unit_test(impl_files),
+		cmocka_unit_test(rwlock_acquires),
 	};
 	return cmocka_run_group_tests_name("apitab", tests, NULL, NULL);
 }
