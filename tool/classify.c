@@ -81,29 +81,12 @@ static int lock_index(struct classify *c, const char *id)
 	return l ? (int)l->idx : -1;
 }
 
-/* Primitives that sleep: a function calling one is never atomic. */
-static const char *const sleepers[] = {
-	"__might_sleep", "__might_resched", "mutex_lock", "mutex_lock_nested",
-	"mutex_lock_interruptible", "mutex_lock_killable", "down",
-	"down_interruptible", "down_killable", "down_read", "down_write",
-	"msleep", "msleep_interruptible", "ssleep", "usleep_range_state",
-	"schedule", "schedule_timeout", "__cond_resched", "wait_for_completion",
-	"wait_for_completion_timeout", "wait_for_completion_interruptible",
-	"synchronize_rcu", "synchronize_srcu", "flush_work", "kthread_stop",
-	"rt_mutex_lock", NULL,
-};
-
 static bool in_names(const char *const *names, const char *s)
 {
 	for (; *names; names++)
 		if (!strcmp(s, *names))
 			return true;
 	return false;
-}
-
-static bool is_sleeper(const char *callee)
-{
-	return in_names(sleepers, callee);
 }
 
 /*
@@ -402,6 +385,7 @@ static void add_call(struct build *b, unsigned callee, int line,
 	cl->irqs_may_on = st->irq_may_on;
 	cl->preempt_off = st->preempt > 0;
 	cl->last_ref = st->last_ref;
+	cl->slept = st->slept;
 	cl->held = held_ids(b->c, st, NULL, &cl->nheld);
 	cl->dropped = dropped_ids(b->c, st, &cl->ndropped);
 	f->drops |= cl->ndropped > 0;
@@ -573,9 +557,7 @@ static void build_call(struct build *b, const struct flow_event *e)
 	 * where a task cannot sleep: its taker is no atomic context either
 	 */
 	fn = func_index(b->c, callee);
-	if (is_sleeper(callee) || is_rwlock_acquire(callee) ||
-	    (fn < 0 && strchr(callee, ':') &&
-	     is_sleeper(strrchr(callee, ':') + 1)))
+	if (is_sleeping_call(callee, fn >= 0))
 		b->c->funcs[b->func].sleeps = true;
 	if (fn >= 0) {
 		add_call(b, fn, line, NULL, e->st);
@@ -612,6 +594,7 @@ static void build_acq(struct build *b, const struct flow_event *e)
 		a->irqs_off = e->st->irq > 0;
 		a->irqs_may_on = e->st->irq_may_on;
 		a->preempt_off = e->st->preempt > 0;
+		a->slept = e->st->slept;
 		a->held = held_ids(b->c, e->st, ids.n > 1 ? tgt : NULL,
 				   &a->nheld);
 		a->dropped = dropped_ids(b->c, e->st, &a->ndropped);
@@ -784,8 +767,9 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		c->funcs[i].from_func = c->funcs[i].from_call = -1;
 		c->funcs[i].from_lock = c->funcs[i].from_arg = -1;
 		/* a sleeping primitive itself is never atomic either */
-		c->funcs[i].sleeps = is_sleeper(fv[i]->id) ||
-				     is_rt_sleeper(fv[i]->name);
+		c->funcs[i].sleeps = is_sleeping_call(fv[i]->id, true) ||
+				     is_rt_sleeper(fv[i]->name) ||
+				     fv[i]->must_sleep;
 		fi->id = fv[i]->id;
 		fi->idx = i;
 		HASH_ADD_KEYPTR(hh, c->fmap, fi->id, strlen(fi->id), fi);
@@ -1045,15 +1029,19 @@ void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
 }
 
 /*
- * Does an event of @f, in the state @irqs_off/@irqs_may_on, run in @f's
- * context?  Code reached from an entry that turns interrupts on, on some
- * path, is ordinary code from there (syscall_enter_from_user_mode() after
- * local_irq_enable(), do_user_addr_fault() before handle_mm_fault());
+ * Does an event of @f, in the state @irqs_off/@irqs_may_on/@slept, run in
+ * @f's context?  Not after a sleep on every path to it: a correct tree
+ * entered @f where it may sleep (__gup_longterm_unlocked() after
+ * mmap_read_lock()).  Code reached from an entry that turns interrupts on,
+ * on some path, is ordinary code from there (syscall_enter_from_user_mode()
+ * after local_irq_enable(), do_user_addr_fault() before handle_mm_fault());
  * low-level code runs with them off until then.
  */
 static bool in_context(const struct cl_func *f, bool irqs_off,
-		       bool irqs_may_on)
+		       bool irqs_may_on, bool slept)
 {
+	if (slept)
+		return false;
 	if (f->cls != CL_ARCH)
 		return true;
 	return !irqs_may_on && (!f->f->low_level || irqs_off);
@@ -1068,13 +1056,14 @@ void drain(struct classify *c)
 
 		for (i = 0; i < f->nacqs; i++)
 			if (in_context(f, f->acqs[i].irqs_off,
-				       f->acqs[i].irqs_may_on))
+				       f->acqs[i].irqs_may_on, f->acqs[i].slept))
 				spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i,
 					       -1);
 		for (i = 0; i < f->ncalls; i++) {
 			const struct cl_call *cl = &f->calls[i];
 
-			if (!in_context(f, cl->irqs_off, cl->irqs_may_on) ||
+			if (!in_context(f, cl->irqs_off, cl->irqs_may_on,
+					cl->slept) ||
 			    !call_followed(cl))
 				continue;
 			/*

@@ -13,6 +13,7 @@ struct cl_call {
 	bool irqs_off, preempt_off;
 	bool irqs_may_on;	/* turned on by hand before, on some path */
 	bool last_ref;		/* on a reference count's release path */
+	bool slept;		/* after a sleep on every path (fstate) */
 	unsigned *held;		/* lock indexes that may be held */
 	unsigned nheld;
 	unsigned *dropped;	/* the caller's locks released before it */
@@ -44,6 +45,7 @@ struct cl_acq {
 	const char *at;		/* where the API name is written */
 	const char *api;
 	bool irqs_off, preempt_off, irqs_may_on;
+	bool slept;		/* after a sleep on every path (fstate) */
 	unsigned *held;
 	unsigned nheld;
 	unsigned *dropped;
