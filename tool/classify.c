@@ -551,11 +551,7 @@ static void build_call(struct build *b, const struct flow_event *e)
 		}
 		return;
 	}
-	/*
-	 * by name, even where the tree defines it (schedule(), mutex_lock());
-	 * an rwlock_t sleeps on PREEMPT_RT, so a correct tree never takes one
-	 * where a task cannot sleep: its taker is no atomic context either
-	 */
+	/* by name, even where the tree defines it (schedule(), mutex_lock()) */
 	fn = func_index(b->c, callee);
 	if (is_sleeping_call(callee, fn >= 0))
 		b->c->funcs[b->func].sleeps = true;

@@ -70,7 +70,9 @@ struct cl_func {
 	unsigned ncalls, acalls;
 	struct cl_acq *acqs;
 	unsigned nacqs, aacqs;
-	bool sleeps;		/* sleeps outright, or takes an rwlock_t */
+	/* calls a sleeping primitive or takes an rwlock_t outright, or
+	 * sleeps on every path (pfunc.must_sleep) */
+	bool sleeps;
 	bool drops;		/* releases a lock its caller holds */
 	/* entered with a lock held that it drops: the part before the drop
 	 * runs under it (nesting.c); the first call that led there */
