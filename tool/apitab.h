@@ -99,16 +99,6 @@ bool is_lock_api_function(const char *name);
  */
 bool is_rwlock_acquire(const char *name);
 
-/*
- * A call a correct tree never makes where a task cannot sleep on
- * PREEMPT_RT: a primitive that sleeps (mutex_lock(), msleep(),
- * might_sleep()'s __might_sleep() ...) or an rwlock_t acquisition.
- * @callee is a call's function id, by name even where the tree defines it
- * (schedule()); a static function's "file:name" counts by its name when
- * the tree does not define it (@defined false).
- */
-bool is_sleeping_call(const char *callee, bool defined);
-
 /* Lock type names. */
 enum lock_type { LT_NONE = 0, LT_SPIN = 1, LT_RAW = 2 };
 const char *lock_type_name(enum lock_type t);

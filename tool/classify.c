@@ -6,9 +6,9 @@
 #include <string.h>
 #include <uthash.h>
 
-#include "apitab.h"
 #include "flow.h"
 #include "rtoff.h"
+#include "sleep.h"
 #include "rules/rules.h"
 #include "util.h"
 #include "whitelist.h"
@@ -385,7 +385,6 @@ static void add_call(struct build *b, unsigned callee, int line,
 	cl->irqs_may_on = st->irq_may_on;
 	cl->preempt_off = st->preempt > 0;
 	cl->last_ref = st->last_ref;
-	cl->slept = st->slept;
 	cl->held = held_ids(b->c, st, NULL, &cl->nheld);
 	cl->dropped = dropped_ids(b->c, st, &cl->ndropped);
 	f->drops |= cl->ndropped > 0;
@@ -590,7 +589,6 @@ static void build_acq(struct build *b, const struct flow_event *e)
 		a->irqs_off = e->st->irq > 0;
 		a->irqs_may_on = e->st->irq_may_on;
 		a->preempt_off = e->st->preempt > 0;
-		a->slept = e->st->slept;
 		a->held = held_ids(b->c, e->st, ids.n > 1 ? tgt : NULL,
 				   &a->nheld);
 		a->dropped = dropped_ids(b->c, e->st, &a->ndropped);
@@ -764,8 +762,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		c->funcs[i].from_lock = c->funcs[i].from_arg = -1;
 		/* a sleeping primitive itself is never atomic either */
 		c->funcs[i].sleeps = is_sleeping_call(fv[i]->id, true) ||
-				     is_rt_sleeper(fv[i]->name) ||
-				     fv[i]->must_sleep;
+				     is_rt_sleeper(fv[i]->name);
 		fi->id = fv[i]->id;
 		fi->idx = i;
 		HASH_ADD_KEYPTR(hh, c->fmap, fi->id, strlen(fi->id), fi);
@@ -1025,19 +1022,15 @@ void mark_lock(struct classify *c, unsigned lock, enum lclass cls,
 }
 
 /*
- * Does an event of @f, in the state @irqs_off/@irqs_may_on/@slept, run in
- * @f's context?  Not after a sleep on every path to it: a correct tree
- * entered @f where it may sleep (__gup_longterm_unlocked() after
- * mmap_read_lock()).  Code reached from an entry that turns interrupts on,
- * on some path, is ordinary code from there (syscall_enter_from_user_mode()
- * after local_irq_enable(), do_user_addr_fault() before handle_mm_fault());
+ * Does an event of @f, in the state @irqs_off/@irqs_may_on, run in @f's
+ * context?  Code reached from an entry that turns interrupts on, on some
+ * path, is ordinary code from there (syscall_enter_from_user_mode() after
+ * local_irq_enable(), do_user_addr_fault() before handle_mm_fault());
  * low-level code runs with them off until then.
  */
 static bool in_context(const struct cl_func *f, bool irqs_off,
-		       bool irqs_may_on, bool slept)
+		       bool irqs_may_on)
 {
-	if (slept)
-		return false;
 	if (f->cls != CL_ARCH)
 		return true;
 	return !irqs_may_on && (!f->f->low_level || irqs_off);
@@ -1052,14 +1045,13 @@ void drain(struct classify *c)
 
 		for (i = 0; i < f->nacqs; i++)
 			if (in_context(f, f->acqs[i].irqs_off,
-				       f->acqs[i].irqs_may_on, f->acqs[i].slept))
+				       f->acqs[i].irqs_may_on))
 				spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i,
 					       -1);
 		for (i = 0; i < f->ncalls; i++) {
 			const struct cl_call *cl = &f->calls[i];
 
-			if (!in_context(f, cl->irqs_off, cl->irqs_may_on,
-					cl->slept) ||
+			if (!in_context(f, cl->irqs_off, cl->irqs_may_on) ||
 			    !call_followed(cl))
 				continue;
 			/*

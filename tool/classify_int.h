@@ -13,7 +13,6 @@ struct cl_call {
 	bool irqs_off, preempt_off;
 	bool irqs_may_on;	/* turned on by hand before, on some path */
 	bool last_ref;		/* on a reference count's release path */
-	bool slept;		/* after a sleep on every path (fstate) */
 	unsigned *held;		/* lock indexes that may be held */
 	unsigned nheld;
 	unsigned *dropped;	/* the caller's locks released before it */
@@ -45,7 +44,6 @@ struct cl_acq {
 	const char *at;		/* where the API name is written */
 	const char *api;
 	bool irqs_off, preempt_off, irqs_may_on;
-	bool slept;		/* after a sleep on every path (fstate) */
 	unsigned *held;
 	unsigned nheld;
 	unsigned *dropped;
@@ -70,9 +68,7 @@ struct cl_func {
 	unsigned ncalls, acalls;
 	struct cl_acq *acqs;
 	unsigned nacqs, aacqs;
-	/* calls a sleeping primitive or takes an rwlock_t outright, or
-	 * sleeps on every path (pfunc.must_sleep) */
-	bool sleeps;
+	bool sleeps;		/* sleeps or takes an rwlock_t outright */
 	bool drops;		/* releases a lock its caller holds */
 	/* entered with a lock held that it drops: the part before the drop
 	 * runs under it (nesting.c); the first call that led there */

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apitab.h"
 #include "util.h"
 
 bool is_direct_callee(const char *c);
@@ -121,7 +120,6 @@ static void st_copy(struct fstate *d, const struct fstate *s)
 	d->irq_on = s->irq_on;
 	d->irq_may_on = s->irq_may_on;
 	d->last_ref = s->last_ref;
-	d->slept = s->slept;
 	d->preempt = s->preempt;
 	for (i = 0; i < s->nheld; i++)
 		st_add(d, s->held[i].target, s->held[i].api, s->held[i].must);
@@ -146,7 +144,6 @@ static void st_join(struct fstate *d, const struct fstate *s)
 	d->irq_on &= s->irq_on;
 	d->irq_may_on |= s->irq_may_on;
 	d->last_ref &= s->last_ref;
-	d->slept &= s->slept;
 	if (s->preempt > d->preempt)
 		d->preempt = s->preempt;
 	/* held on one side only: may be held, no longer must */
@@ -317,10 +314,8 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 	report(r, ev, "call", st);
 	if (callee && is_count_drop(callee))
 		st->last_ref = true;
-	f = r->p && callee ? prog_func(r->p, callee) : NULL;
-	if (callee && (is_sleeping_call(callee, f) || (f && f->must_sleep)))
-		st->slept = true;
-	if (!f || !is_direct_callee(callee) || f == r->fn)
+	if (!r->p || !callee || !is_direct_callee(callee) ||
+	    !(f = prog_func(r->p, callee)) || f == r->fn)
 		return;
 	if (r->record_callees && (!r->fn->ncallees ||
 				  r->fn->callees[r->fn->ncallees - 1] != f)) {
@@ -518,7 +513,7 @@ static bool run_fn(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx,
 	struct frun r = { .p = p, .fn = fn, .cb = cb, .ctx = ctx,
 			  .record_callees = record_callees };
 	struct fstate st;
-	bool changed = false, irqs_on, must_sleep;
+	bool changed = false, irqs_on;
 	unsigned i;
 
 	st_init(&st, true);
@@ -547,13 +542,11 @@ static bool run_fn(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx,
 		    !st_holds(&r.exit, r.dropped_any.v[i]))
 			strset_add(&some, r.dropped_any.v[i]);
 	irqs_on = r.exit.live && r.exit.irq_on;
-	must_sleep = r.exit.live && r.exit.slept;
-	changed = (fn->irqs_on != irqs_on) | (fn->must_sleep != must_sleep) |
+	changed = (fn->irqs_on != irqs_on) |
 		  replace_set(&fn->acquires, &acquires) |
 		  replace_set(&fn->releases, &releases) |
 		  replace_set(&fn->may_release, &some);
 	fn->irqs_on = irqs_on;
-	fn->must_sleep = must_sleep;
 	strset_free(&r.dropped_any);
 	st_free(&st);
 	st_free(&r.exit);

@@ -23,13 +23,6 @@ struct fstate {
 	bool irq_may_on;	/* the same on some path */
 	/* after a reference count's *_dec_and_test(): the release path */
 	bool last_ref;
-	/*
-	 * On every path to here, a call that sleeps (is_sleeping_call(), or
-	 * a callee that sleeps on every path): the context the function was
-	 * entered in cannot be atomic here (what it disables or takes itself
-	 * after is its own).
-	 */
-	bool slept;
 	struct held *held;
 	unsigned nheld, alloc;
 	/*

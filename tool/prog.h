@@ -55,8 +55,6 @@ struct pfunc {
 	bool low_level;
 	/* summary: returns with interrupts turned on, on every path */
 	bool irqs_on;
-	/* summary: sleeps on every path (fstate.slept at its exit) */
-	bool must_sleep;
 	char *macro;
 	char *ret;		/* targets of returned lock pointers */
 	json_t *outs;		/* {"n": targets stored through param n} */

@@ -3,6 +3,7 @@
 
 #include "unit.h"
 #include "apitab.h"
+#include "sleep.h"
 
 static void lookups(void **state)
 {
@@ -49,6 +50,12 @@ static void rwlock_acquires(void **state)
 	assert_false(is_rwlock_acquire("_raw_spin_lock"));
 	assert_false(is_rwlock_acquire("read_lock_stats"));
 	assert_false(is_rwlock_acquire("_raw_read_"));
+	/* a sleeper by name; a static one only where the tree has none */
+	assert_true(is_sleeping_call("mutex_lock", true));
+	assert_true(is_sleeping_call("_raw_write_lock_irq", false));
+	assert_true(is_sleeping_call("drivers/x.c:msleep", false));
+	assert_false(is_sleeping_call("drivers/x.c:msleep", true));
+	assert_false(is_sleeping_call("mutex_unlock", false));
 }
 
 /* A guard class's constructor stands for the API call it makes. */

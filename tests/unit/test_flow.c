@@ -21,7 +21,6 @@ struct seen {
 	char held[8][64];	/* held targets at each lock event, joined */
 	char dropped[8][64];	/* the caller's locks released before it */
 	int irq[8], n;
-	bool slept[8];
 };
 
 static int record(const struct flow_event *e, void *ctx)
@@ -41,7 +40,6 @@ static int record(const struct flow_event *e, void *ctx)
 		strcat(s->dropped[s->n], e->st->dropped[i]);
 		strcat(s->dropped[s->n], ";");
 	}
-	s->slept[s->n] = e->st->slept;
 	s->irq[s->n++] = e->st->irq;
 	return 0;
 }
@@ -170,45 +168,6 @@ static void forever_loop(void **state)
 	assert_int_equal(s.n, 3);
 	assert_string_equal(s.held[0], "L:A;");
 	assert_string_equal(s.held[2], "L:A;L:B;L:C;"); /* after the break */
-	prog_free(&p);
-}
-
-/*
- * A sleep counts where it happened on every path: a callee that sleeps on
- * every path is a sleeper too, one that returns first on some path is not
- * (but sleeps from there on), a loop's body may not run.
- */
-static void sleeps_on_every_path(void **state)
-{
-	struct prog p;
-	struct seen s;
-
-	(void)state;
-	prog_init(&p);
-	load(&p, "[{\"id\": \"rd\", \"ir\": [[\"call\", 1, \"down_read\", []]]},"
-		 "{\"id\": \"cond\", \"ir\": [[\"if\", [[\"call\", 2, \"rd\"]], []],"
-		 "[\"lock\", 3, \"acquire\", \"spin_lock\", \"L:A\", \"a\"]]},"
-		 "{\"id\": \"early\", \"ir\": [[\"if\", [[\"ret\"]], []],"
-		 "[\"lock\", 4, \"acquire\", \"spin_lock\", \"L:B\", \"a\"],"
-		 "[\"call\", 5, \"rd\"],"
-		 "[\"lock\", 6, \"acquire\", \"spin_lock\", \"L:C\", \"a\"]]},"
-		 "{\"id\": \"rw\", \"ir\": [[\"call\", 7, \"_raw_read_lock_irqsave\"]]},"
-		 "{\"id\": \"wraps\", \"ir\": [[\"call\", 8, \"rw\"]]},"
-		 "{\"id\": \"loop\", \"ir\": [[\"loop\", [[\"call\", 9, \"rd\"]]]]}]");
-	prog_link(&p);
-	assert_true(prog_func(&p, "rd")->must_sleep);
-	assert_false(prog_func(&p, "cond")->must_sleep);
-	assert_false(prog_func(&p, "early")->must_sleep);
-	assert_true(prog_func(&p, "rw")->must_sleep);
-	assert_true(prog_func(&p, "wraps")->must_sleep);
-	assert_false(prog_func(&p, "loop")->must_sleep);
-	s = run(&p, "cond");
-	assert_int_equal(s.n, 1);
-	assert_false(s.slept[0]);
-	s = run(&p, "early");
-	assert_int_equal(s.n, 2);
-	assert_false(s.slept[0]);
-	assert_true(s.slept[1]);
 	prog_free(&p);
 }
 
@@ -404,7 +363,6 @@ int test_flow(void)
 		cmocka_unit_test(refcounted_unlock),
 		cmocka_unit_test(conditional_pair),
 		cmocka_unit_test(summaries_recomputed),
-		cmocka_unit_test(sleeps_on_every_path),
 		cmocka_unit_test(control_flow),
 		cmocka_unit_test(resolution),
 	};
