@@ -1035,11 +1035,65 @@ static int const_truth(CXCursor cond)
 	return truth;
 }
 
+/*
+ * The truth PREEMPT_RT gives a condition whose text names
+ * CONFIG_PREEMPT_RT: 1 or 0 for IS_ENABLED() of it and
+ * its negation, -1 (both branches) for anything else that names it; -2
+ * when it does not name it.  The verdicts are for PREEMPT_RT, whatever
+ * configuration was parsed: irq_work_tick() runs the lazy irq_work list
+ * only if (!IS_ENABLED(CONFIG_PREEMPT_RT)).
+ */
+static int rt_truth(struct xfn *f, CXCursor cond)
+{
+	static const char *const on[] = {
+		"IS_ENABLED(CONFIG_PREEMPT_RT)", "IS_BUILTIN(CONFIG_PREEMPT_RT)",
+	};
+	CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(cond));
+	unsigned b, n = 0, i;
+	struct xfile *fb = file_loc(f->t, start, NULL, NULL, &b);
+	char text[128];
+	int depth = 0;
+
+	if (!fb)
+		return -2;
+	/*
+	 * the text where it is written (a macro's invocation), up to the if's
+	 * ")" or the ?:'s "?"
+	 */
+	for (i = b; i < fb->len; i++) {
+		char ch = fb->data[i];
+
+		depth += (ch == '(') - (ch == ')');
+		if (depth < 0 || (!depth && (ch == '?' || ch == ';')))
+			break;
+		if (ch == ' ' || ch == '\t' || ch == '\n')
+			continue;
+		if (n == sizeof(text) - 1)
+			break;
+		text[n++] = ch;
+	}
+	text[n] = '\0';
+	if (n == sizeof(text) - 1)
+		return strstr(text, "CONFIG_PREEMPT_RT") ? -1 : -2;
+	if (!strstr(text, "CONFIG_PREEMPT_RT"))
+		return -2;
+	for (i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+		if (!strcmp(text, on[i]))
+			return 1;
+		if (text[0] == '!' && !strcmp(text + 1, on[i]))
+			return 0;
+	}
+	return -1;
+}
+
 /* if and ?: whose condition is constant: only the branch taken. */
 static bool walk_const_branch(struct xfn *f, struct kids *k, CXCursor yes,
 			      CXCursor no)
 {
-	int truth = const_truth(k->v[0]);
+	int truth = rt_truth(f, k->v[0]);
+
+	if (truth == -2)
+		truth = const_truth(k->v[0]);
 
 	if (truth < 0)
 		return false;

@@ -51,6 +51,15 @@ static const char src[] =
 	"\t\treturn sizeof(int) == 4 ? 1 : spin_trylock(x->lockp);\n"
 	"\tspin_lock(&x->lock);\n"			      /* 39 */
 	"\treturn 0;\n"
+	"}\n"
+	"int k(struct s *x)\n"				      /* 42 */
+	"{\n"
+	"\tif (!IS_ENABLED(CONFIG_PREEMPT_RT))\n"	      /* 44 */
+	"\t\treturn spin_trylock(x->lockp);\n"
+	"\tif (IS_ENABLED(CONFIG_PREEMPT_RT) && x->lockp)\n" /* 46 */
+	"\t\tspin_lock(x->lockp);\n"
+	"\tspin_lock(&x->lock);\n"			      /* 48 */
+	"\treturn 0;\n"
 	"}\n";
 
 static json_t *extract(char *dir)
@@ -143,6 +152,12 @@ static void facts_of_a_file(void **state)
 	assert_non_null(strstr(ir, "[\"if\",[[\"lock\",36,"));
 	assert_non_null(strstr(ir, "]],[]],[\"ret\"],[\"lock\",39,"));
 	assert_null(strstr(ir, "spin_trylock"));
+	free(ir);
+	/* what PREEMPT_RT says, not the parsed configuration; both when mixed */
+	ir = dump(json_object_get(func(f, "k"), "ir"));
+	assert_null(strstr(ir, "spin_trylock"));
+	assert_non_null(strstr(ir, "[\"if\",[[\"lock\",47,"));
+	assert_non_null(strstr(ir, "[\"lock\",48,"));
 	free(ir);
 	json_decref(f);
 	remove_tree(dir);
