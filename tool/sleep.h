@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What sleeps on PREEMPT_RT, by name: the classifier's and the flow
- * pass's (not the extractor's: changing it leaves the facts as they are).
+ * What sleeps on PREEMPT_RT, by name, for the classifier (outside the
+ * extractor's sources: changing it leaves the facts as they are).
  */
 #ifndef RTLOCK_SLEEP_H
 #define RTLOCK_SLEEP_H
