@@ -529,6 +529,8 @@ static void build_call(struct build *b, const struct flow_event *e)
 		return;
 	/* through a field, or a variable (a global function pointer) */
 	if (!strncmp(callee, "ptr:", 4) || !strncmp(callee, "var:", 4)) {
+		if (rules_dispatched(callee + 4))
+			return;
 		add_field_calls(b, field_fns(b->c, callee + 4), line, e->st);
 		return;
 	}

@@ -13,7 +13,13 @@ static const char *const sleepers[] = {
 	"schedule", "schedule_timeout", "__cond_resched", "wait_for_completion",
 	"wait_for_completion_timeout", "wait_for_completion_interruptible",
 	"synchronize_rcu", "synchronize_srcu", "flush_work", "kthread_stop",
-	"rt_mutex_lock",
+	"rt_mutex_lock", "rt_mutex_lock_nested", "rt_mutex_lock_interruptible",
+	"rt_mutex_lock_killable", "mutex_lock_interruptible_nested",
+	"mutex_lock_killable_nested", "mutex_lock_io_nested",
+	"_mutex_lock_nest_lock", "down_read_nested", "down_write_nested",
+	"_down_write_nest_lock", "down_read_killable", "down_write_killable",
+	"down_timeout", "wait_for_completion_killable", "wait_for_completion_io",
+	"percpu_down_write",
 };
 
 bool is_sleeping_call(const char *callee, bool defined)

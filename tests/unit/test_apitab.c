@@ -56,6 +56,10 @@ static void rwlock_acquires(void **state)
 	assert_true(is_sleeping_call("drivers/x.c:msleep", false));
 	assert_false(is_sleeping_call("drivers/x.c:msleep", true));
 	assert_false(is_sleeping_call("mutex_unlock", false));
+	/* the spellings lockdep builds call */
+	assert_true(is_sleeping_call("rt_mutex_lock_nested", false));
+	assert_true(is_sleeping_call("down_read_nested", false));
+	assert_false(is_sleeping_call("down_read_trylock", false));
 }
 
 /* A guard class's constructor stands for the API call it makes. */

@@ -218,9 +218,17 @@ static void hardirq_seed(struct classify *c)
 	for_each_field_fn(c, "struct irq_work::func", irq_work_fn, NULL);
 }
 
+/*
+ * irq_work_single() calls every irq_work; on PREEMPT_RT the ones not
+ * set up _HARD run in the irq_work thread, and irq_work_fn() makes the
+ * others entries.
+ */
+static const char *const dispatched[] = { "struct irq_work::func", NULL };
+
 const struct rule rule_hardirq = {
 	.name = "hardirq",
 	.cls = CL_HARDIRQ,
 	.help = "reachable from a hard interrupt entry that is not threaded",
 	.seed = hardirq_seed,
+	.dispatched = dispatched,
 };

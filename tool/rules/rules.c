@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The registration table. */
+#include <string.h>
+
 #include "rules.h"
 
 const struct rule *const rules[] = {
@@ -13,3 +15,15 @@ const struct rule *const rules[] = {
 	NULL,
 };
 
+
+bool rules_dispatched(const char *field)
+{
+	const char *const *d;
+	unsigned i;
+
+	for (i = 0; rules[i]; i++)
+		for (d = rules[i]->dispatched; d && *d; d++)
+			if (!strcmp(*d, field))
+				return true;
+	return false;
+}

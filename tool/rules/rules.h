@@ -7,6 +7,12 @@
  * acquisitions made in it; on_spin() is called each time a lock becomes a
  * spinning lock (the nesting closure).  The engine (classify.c) does the
  * propagation along the call graph.
+ *
+ * dispatched names the function pointer fields whose callbacks the rule's
+ * seed() sorts itself: a dispatcher calls each of them in a context that
+ * depends on how it was set up (irq_work_single() runs every irq_work, but
+ * only the _HARD ones in hard interrupt context on PREEMPT_RT), so the
+ * engine does not follow calls through them.
  */
 #ifndef RTLOCK_RULES_H
 #define RTLOCK_RULES_H
@@ -20,7 +26,11 @@ struct rule {
 	const char *help;
 	void (*seed)(struct classify *c);
 	void (*on_spin)(struct classify *c, unsigned lock);
+	const char *const *dispatched;	/* NULL-terminated, or NULL */
 };
+
+/* Is @field one of a rule's dispatched fields? */
+bool rules_dispatched(const char *field);
 
 extern const struct rule rule_hardirq, rule_irqchip, rule_sched, rule_arch,
 	rule_irqsoff, rule_nesting, rule_shared;
