@@ -765,6 +765,7 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 		/* a sleeping primitive itself is never atomic either */
 		c->funcs[i].sleeps = is_sleeping_call(fv[i]->id, true) ||
 				     is_rt_sleeper(fv[i]->name);
+		c->funcs[i].alone = rules_alone(fv[i]->name);
 		fi->id = fv[i]->id;
 		fi->idx = i;
 		HASH_ADD_KEYPTR(hh, c->fmap, fi->id, strlen(fi->id), fi);
@@ -801,7 +802,7 @@ void enqueue_in(struct classify *c, unsigned func, enum lclass cls,
 {
 	struct cl_func *f = &c->funcs[func];
 
-	if (f->cls != CL_NONE || f->sleeps || f->off_rt)
+	if (f->cls != CL_NONE || f->sleeps || f->alone || f->off_rt)
 		return;
 	f->cls = cls;
 	f->scope = scope;
@@ -891,7 +892,8 @@ void entry_in(struct classify *c, unsigned fn, enum lclass cls,
 		f->out_why = xstrdup(why);
 		f->out_at = xstrdup(at ? at : "");
 	}
-	if (f->cls != CL_NONE || f->sleeps || f->left_out || f->off_rt)
+	if (f->cls != CL_NONE || f->sleeps || f->alone || f->left_out ||
+	    f->off_rt)
 		return;
 	f->why = xstrdup(why);
 	f->at = xstrdup(at ? at : "");

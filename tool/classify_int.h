@@ -69,6 +69,7 @@ struct cl_func {
 	struct cl_acq *acqs;
 	unsigned nacqs, aacqs;
 	bool sleeps;		/* sleeps or takes an rwlock_t outright */
+	bool alone;		/* runs alone: no context enters it (rules.h) */
 	bool drops;		/* releases a lock its caller holds */
 	/* entered with a lock held that it drops: the part before the drop
 	 * runs under it (nesting.c); the first call that led there */

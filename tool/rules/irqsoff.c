@@ -7,7 +7,7 @@
  * interrupts off too.  Disabling them by hand is the code's own choice: it
  * decides for its own component's locks only, unless it is core code
  * (owner.c).  Where nothing can contend it makes nothing spin: see
- * runs_alone().
+ * runs_alone[].
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,22 +18,15 @@
  * Code that runs with nothing to contend with: start_kernel() runs on the
  * boot CPU alone, before the scheduler, until it turns interrupts on (a
  * sleeping lock is free there, and __might_sleep() checks nothing before
- * SYSTEM_SCHEDULING); panic() and the kernel debugger (kdb's output,
- * kgdb's CPU loop) run with every other CPU stopped, for a system that
- * does not go on.  Interrupts off there is no reason for a lock to spin.
+ * SYSTEM_SCHEDULING); panic() and kdb's output run with every other CPU
+ * stopped, for a system that does not go on.  Interrupts off there is no
+ * reason for a lock to spin, and no context propagates into them (a hard
+ * interrupt that panics).  Not kgdb_cpu_enter(): it is what stops the
+ * others, under dbg_master_lock.
  */
-static bool runs_alone(const struct pfunc *f)
-{
-	static const char *const names[] = {
-		"start_kernel", "panic", "vkdb_printf", "kgdb_cpu_enter",
-	};
-	unsigned i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(f->name, names[i]))
-			return true;
-	return false;
-}
+static const char *const runs_alone[] = {
+	"start_kernel", "panic", "vkdb_printf", NULL,
+};
 
 static void irqsoff_seed(struct classify *c)
 {
@@ -58,7 +51,7 @@ static void irqsoff_seed(struct classify *c)
 
 		if (fn->f->low_level)
 			continue; /* off from its entry: the arch rule's */
-		if (runs_alone(fn->f))
+		if (fn->alone)
 			continue;
 		for (j = 0; j < fn->nacqs; j++)
 			if (fn->acqs[j].irqs_off || fn->acqs[j].preempt_off)
@@ -71,6 +64,7 @@ static void irqsoff_seed(struct classify *c)
 
 const struct rule rule_irqsoff = {
 	.name = "irqs-off",
+	.alone = runs_alone,
 	.cls = CL_IRQSOFF,
 	.help = "interrupts or preemption disabled by hand",
 	.seed = irqsoff_seed,

@@ -16,14 +16,30 @@ const struct rule *const rules[] = {
 };
 
 
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
 bool rules_dispatched(const char *field)
 {
-	const char *const *d;
 	unsigned i;
 
 	for (i = 0; rules[i]; i++)
-		for (d = rules[i]->dispatched; d && *d; d++)
-			if (!strcmp(*d, field))
-				return true;
+		if (in_list(rules[i]->dispatched, field))
+			return true;
+	return false;
+}
+
+bool rules_alone(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; rules[i]; i++)
+		if (in_list(rules[i]->alone, name))
+			return true;
 	return false;
 }

@@ -13,6 +13,10 @@
  * depends on how it was set up (irq_work_single() runs every irq_work, but
  * only the _HARD ones in hard interrupt context on PREEMPT_RT), so the
  * engine does not follow calls through them.
+ *
+ * alone names the functions that run with nothing to contend with (every
+ * other CPU stopped, or before there is any): no context propagates into
+ * them, and their own atomic regions make no lock spin.
  */
 #ifndef RTLOCK_RULES_H
 #define RTLOCK_RULES_H
@@ -27,10 +31,13 @@ struct rule {
 	void (*seed)(struct classify *c);
 	void (*on_spin)(struct classify *c, unsigned lock);
 	const char *const *dispatched;	/* NULL-terminated, or NULL */
+	const char *const *alone;	/* NULL-terminated, or NULL */
 };
 
 /* Is @field one of a rule's dispatched fields? */
 bool rules_dispatched(const char *field);
+/* Is the function named @name one of a rule's alone functions? */
+bool rules_alone(const char *name);
 
 extern const struct rule rule_hardirq, rule_irqchip, rule_sched, rule_arch,
 	rule_irqsoff, rule_nesting, rule_shared;
