@@ -14,7 +14,8 @@
  * might_sleep()'s __might_sleep() ...) or an rwlock_t acquisition.
  * @callee is a call's function id, by name even where the tree defines it
  * (schedule()); a static function's "file:name" counts by its name when
- * the tree does not define it (@defined false).
+ * the tree does not define it (@defined false) or defines it in include/
+ * (mmap_read_lock()).
  */
 bool is_sleeping_call(const char *callee, bool defined);
 

@@ -60,6 +60,10 @@ static void rwlock_acquires(void **state)
 	assert_true(is_sleeping_call("rt_mutex_lock_nested", false));
 	assert_true(is_sleeping_call("down_read_nested", false));
 	assert_false(is_sleeping_call("down_read_trylock", false));
+	/* a header's inline wrapper counts by name, a file's own does not */
+	assert_true(is_sleeping_call("include/linux/mmap_lock.h:mmap_read_lock",
+				     true));
+	assert_false(is_sleeping_call("mm/x.c:mmap_read_lock", true));
 }
 
 /* A guard class's constructor stands for the API call it makes. */

@@ -28,6 +28,16 @@ static const char *const runs_alone[] = {
 	"start_kernel", "panic", "vkdb_printf", NULL,
 };
 
+/*
+ * The same for the atomic transfers of I2C: __i2c_transfer() calls them
+ * only in i2c_in_atomic_xfer_mode(), once the system has left
+ * SYSTEM_RUNNING (reboot, power-off) with interrupts off.
+ */
+static const char *const shutdown_only[] = {
+	"struct i2c_algorithm::master_xfer_atomic",
+	"struct i2c_algorithm::smbus_xfer_atomic", NULL,
+};
+
 static void irqsoff_seed(struct classify *c)
 {
 	size_t i;
@@ -65,6 +75,7 @@ static void irqsoff_seed(struct classify *c)
 const struct rule rule_irqsoff = {
 	.name = "irqs-off",
 	.alone = runs_alone,
+	.dispatched = shutdown_only,
 	.cls = CL_IRQSOFF,
 	.help = "interrupts or preemption disabled by hand",
 	.seed = irqsoff_seed,
