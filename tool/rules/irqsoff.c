@@ -19,13 +19,14 @@
  * boot CPU alone, before the scheduler, until it turns interrupts on (a
  * sleeping lock is free there, and __might_sleep() checks nothing before
  * SYSTEM_SCHEDULING); panic() and kdb's output run with every other CPU
- * stopped, for a system that does not go on.  Interrupts off there is no
+ * stopped, and machine_real_restart() hands the machine back to the BIOS:
+ * for a system that does not go on.  Interrupts off there is no
  * reason for a lock to spin, and no context propagates into them (a hard
  * interrupt that panics).  Not kgdb_cpu_enter(): it is what stops the
  * others, under dbg_master_lock.
  */
 static const char *const runs_alone[] = {
-	"start_kernel", "panic", "vkdb_printf", NULL,
+	"start_kernel", "panic", "vkdb_printf", "machine_real_restart", NULL,
 };
 
 /*
