@@ -6,12 +6,16 @@
  *
  *   ["lock", line, op, api, target, at]   op: acquire, release, trylock...
  *   ["ctx", line, "irq"|"preempt", +1|-1, api]
- *   ["call", line, callee, args]          callee: function id, or
+ *   ["call", line, callee, args, consts]  callee: function id, or
  *                                         "ptr:<field>" / "P:fn#n" ...
  *                                         (an rwlock_t acquisition is a
  *                                         call of its implementation,
- *                                         "_raw_read_lock" ..., no args)
- *   ["if", [then], [else]]  ["loop", [body]]  ["do", [body]]  ["forever", [body]]
+ *                                         "_raw_read_lock" ..., no args);
+ *                                         args and consts optional
+ *   ["if", [then], [else], n]  n optional: the condition is parameter n
+ *                              (then: nonzero); a condition naming
+ *                              CONFIG_PREEMPT_RT reads as PREEMPT_RT does
+ *   ["loop", [body]]  ["do", [body]]  ["forever", [body]]
  *   ["switch", [body]]  ["case"]
  *   ["ret"]  ["break"]  ["cont"]  ["goto", label]  ["label", label]
  *
@@ -371,6 +375,44 @@ static json_t *call_args(struct xfn *f, struct kids *k)
 	return args;
 }
 
+/*
+ * The integer constants a call passes (true, 0, an enumerator ...): the
+ * value for each such argument, null for the others; NULL when none.
+ */
+static json_t *call_consts(struct kids *k)
+{
+	json_t *consts = json_array();
+	bool any = false;
+	unsigned i;
+
+	for (i = 1; i < k->n; i++) {
+		CXCursor e = strip_expr(k->v[i]);
+		enum CXCursorKind kind = clang_getCursorKind(e);
+		CXEvalResult r = NULL;
+
+		if (kind == CXCursor_IntegerLiteral ||
+		    kind == CXCursor_CXXBoolLiteralExpr ||
+		    (kind == CXCursor_DeclRefExpr &&
+		     clang_getCursorKind(clang_getCursorReferenced(e)) ==
+			     CXCursor_EnumConstantDecl))
+			r = clang_Cursor_Evaluate(e);
+		if (r && clang_EvalResult_getKind(r) == CXEval_Int) {
+			json_array_append_new(consts,
+					      json_integer(clang_EvalResult_getAsLongLong(r)));
+			any = true;
+		} else {
+			json_array_append_new(consts, json_null());
+		}
+		if (r)
+			clang_EvalResult_dispose(r);
+	}
+	if (!any) {
+		json_decref(consts);
+		return NULL;
+	}
+	return consts;
+}
+
 /* Flags written in an argument: IRQF_SHARED | IRQF_NO_THREAD -> names. */
 static json_t *arg_words(struct xfn *f, CXCursor arg)
 {
@@ -513,7 +555,7 @@ static void walk_call(struct xfn *f, CXCursor c)
 	const struct reg_api *reg;
 	const struct lock_guard *guard;
 	bool by_written;
-	json_t *args, *ev;
+	json_t *args, *consts, *ev;
 
 	kids_get(c, &k);
 	for (i = 1; i < k.n; i++)
@@ -577,8 +619,12 @@ call:
 		if (clang_Cursor_isNull(fn_ref(through)))
 			record_fnptr_slots(f, clang_getCursorReferenced(through),
 					   args);
-		json_array_append_new(ev, args);
 	}
+	consts = call_consts(&k);
+	if (args || consts)
+		json_array_append_new(ev, args ? args : json_null());
+	if (consts)
+		json_array_append_new(ev, consts);
 	emit(f, ev);
 	/*
 	 * functions passed as arguments, and function pointer variables
@@ -985,6 +1031,78 @@ static void walk_branch(struct xfn *f, const char *kind, CXCursor a, CXCursor b)
 		emit(f, json_pack("[so]", kind, ba)), json_decref(bb);
 }
 
+/* The index of the parameter of @f that @e (casts aside) reads, or -1. */
+static int param_read(struct xfn *f, CXCursor e)
+{
+	CXCursor d;
+	int i, n;
+
+	if (!refers_to(e, CXCursor_ParmDecl) ||
+	    clang_getCursorKind(f->cur) != CXCursor_FunctionDecl)
+		return -1;
+	d = clang_getCursorReferenced(strip_expr(e));
+	n = clang_Cursor_getNumArguments(f->cur);
+	for (i = 0; i < n; i++)
+		if (clang_equalCursors(clang_Cursor_getArgument(f->cur, i), d))
+			return i;
+	return -1;
+}
+
+/*
+ * A condition that reads an integer parameter, `if (fast)` or `if (!fast)`
+ * (written so, not in a macro): the parameter's index, with *neg set for
+ * the negation; else -1.  The classifier prunes the branch a caller's
+ * constant argument rules out: amd_pstate_update_freq(policy, f, true)
+ * does not run its `if (!fast_switch)` transition.
+ */
+static int param_guard(struct xfn *f, CXCursor cond, bool *neg)
+{
+	CXSourceLocation loc = clang_getCursorLocation(cond);
+	CXType ty = clang_getCanonicalType(clang_getCursorType(cond));
+	struct kids k = { 0 };
+	unsigned off;
+	struct xfile *fi;
+	int n = -1;
+
+	if (is_macro_loc(f->t, loc) ||
+	    !(fi = file_loc(f->t, loc, NULL, NULL, &off)) || off >= fi->len)
+		return -1;
+	cond = strip_expr(cond);
+	*neg = clang_getCursorKind(cond) == CXCursor_UnaryOperator;
+	if (*neg) {
+		if (fi->data[off] != '!')
+			return -1;
+		kids_get(cond, &k);
+		if (k.n == 1)
+			n = param_read(f, k.v[0]);
+		kids_free(&k);
+	} else if (ty.kind >= CXType_Bool && ty.kind <= CXType_LongLong) {
+		n = param_read(f, cond);
+	}
+	return n;
+}
+
+/* An if whose condition is a parameter: ["if", [nonzero], [zero], n]. */
+static bool walk_param_if(struct xfn *f, CXCursor cond, CXCursor yes,
+			  CXCursor no)
+{
+	bool neg;
+	int n = param_guard(f, cond, &neg);
+	json_t *ba, *bb;
+
+	if (n < 0)
+		return false;
+	ba = clang_Cursor_isNull(yes) ? json_array() : block_of(f, yes);
+	bb = clang_Cursor_isNull(no) ? json_array() : block_of(f, no);
+	if (!json_array_size(ba) && !json_array_size(bb)) {
+		json_decref(ba);
+		json_decref(bb);
+		return true;
+	}
+	emit(f, json_pack("[sooi]", "if", neg ? bb : ba, neg ? ba : bb, n));
+	return true;
+}
+
 /*
  * for (;;) and while (1): the loop is left only by break (or return, goto),
  * never by its condition.  Read from the text, which says it plainly.
@@ -1123,7 +1241,8 @@ void walk(struct xfn *f, CXCursor c)
 			CXCursor no = k.n > 2 ? k.v[2] : null;
 
 			walk(f, k.v[0]);
-			if (!walk_const_branch(f, &k, k.v[1], no))
+			if (!walk_const_branch(f, &k, k.v[1], no) &&
+			    !walk_param_if(f, k.v[0], k.v[1], no))
 				walk_branch(f, "if", k.v[1], no);
 		}
 		break;
@@ -1132,7 +1251,8 @@ void walk(struct xfn *f, CXCursor c)
 			CXCursor yes = k.n == 3 ? k.v[1] : null;
 
 			walk(f, k.v[0]);
-			if (!walk_const_branch(f, &k, yes, k.v[k.n - 1]))
+			if (!walk_const_branch(f, &k, yes, k.v[k.n - 1]) &&
+			    !walk_param_if(f, k.v[0], yes, k.v[k.n - 1]))
 				walk_branch(f, "if", yes, k.v[k.n - 1]);
 		}
 		break;

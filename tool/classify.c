@@ -250,6 +250,7 @@ static void index_tracepoints(struct classify *c)
 struct build {
 	struct classify *c;
 	unsigned func;
+	json_t *consts;		/* of the call event being built */
 };
 
 /* Lock indexes of resolved lock ids, a zero-terminated array. */
@@ -385,6 +386,9 @@ static void add_call(struct build *b, unsigned callee, int line,
 	cl->irqs_may_on = st->irq_may_on;
 	cl->preempt_off = st->preempt > 0;
 	cl->last_ref = st->last_ref;
+	cl->guard = st->guard;
+	cl->guard_nonzero = st->guard_nonzero;
+	cl->consts = b->consts;
 	cl->held = held_ids(b->c, st, NULL, &cl->nheld);
 	cl->dropped = dropped_ids(b->c, st, &cl->ndropped);
 	f->drops |= cl->ndropped > 0;
@@ -527,6 +531,7 @@ static void build_call(struct build *b, const struct flow_event *e)
 
 	if (!callee)
 		return;
+	b->consts = json_array_get(e->ev, 4);
 	/* through a field, or a variable (a global function pointer) */
 	if (!strncmp(callee, "ptr:", 4) || !strncmp(callee, "var:", 4)) {
 		if (rules_dispatched(callee + 4))
@@ -591,6 +596,8 @@ static void build_acq(struct build *b, const struct flow_event *e)
 		a->irqs_off = e->st->irq > 0;
 		a->irqs_may_on = e->st->irq_may_on;
 		a->preempt_off = e->st->preempt > 0;
+		a->guard = e->st->guard;
+		a->guard_nonzero = e->st->guard_nonzero;
 		a->held = held_ids(b->c, e->st, ids.n > 1 ? tgt : NULL,
 				   &a->nheld);
 		a->dropped = dropped_ids(b->c, e->st, &a->ndropped);
@@ -716,7 +723,7 @@ static int cmp_lock(const void *a, const void *b)
 void classify_init(struct classify *c, struct prog *p, bool audit,
 		   unsigned max_fanout)
 {
-	struct build b = { c, 0 };
+	struct build b = { c, 0, NULL };
 	struct pfunc *pf, *pft, **fv;
 	struct plock *pl, *plt, **lv;
 	unsigned i, j, k;
@@ -794,16 +801,68 @@ void classify_init(struct classify *c, struct prog *p, bool audit,
 				add_held(&c->locks[f->calls[j].held[k]], i, j,
 					 true);
 	}
-	c->queue = xcalloc(c->nfuncs + 1, sizeof(unsigned));
+	/* a function is queued once, and again once when widened */
+	c->queue = xcalloc(2 * c->nfuncs + 1, sizeof(unsigned));
+}
+
+/* The constant arguments of the call @from_func makes of @func there. */
+static json_t *entry_consts(const struct classify *c, unsigned func,
+			    int from_func, int from_call)
+{
+	const struct cl_call *cl;
+
+	if (from_func < 0 || from_call < 0)
+		return NULL;
+	cl = &c->funcs[from_func].calls[from_call];
+	return cl->callee == func ? cl->consts : NULL;
+}
+
+/* Does a call passing @consts rule out at least what @known did? */
+static bool knows_as_much(json_t *known, json_t *consts)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(known, i, v)
+		if (json_is_integer(v) &&
+		    !json_equal(v, json_array_get(consts, i)))
+			return false;
+	return true;
+}
+
+/*
+ * @f, already in a context that pruned branches by its constant arguments,
+ * is entered by a call that does not rule out as much: it runs again with
+ * every branch, from that call.
+ */
+static void widen(struct classify *c, unsigned func, json_t *consts,
+		  int from_func, int from_call, int from_lock)
+{
+	struct cl_func *f = &c->funcs[func];
+
+	if (!f->consts || (consts && knows_as_much(f->consts, consts)))
+		return;
+	f->consts = NULL;
+	f->from_func = from_func;
+	f->from_call = from_call;
+	f->from_lock = from_lock;
+	f->from_arg = -1;
+	c->queue[c->qtail++] = func;
 }
 
 void enqueue_in(struct classify *c, unsigned func, enum lclass cls,
 		int from_func, int from_call, int from_lock, int scope)
 {
 	struct cl_func *f = &c->funcs[func];
+	json_t *consts = entry_consts(c, func, from_func, from_call);
 
-	if (f->cls != CL_NONE || f->sleeps || f->alone || f->off_rt)
+	if (f->sleeps || f->alone || f->off_rt)
 		return;
+	if (f->cls != CL_NONE) {
+		widen(c, func, consts, from_func, from_call, from_lock);
+		return;
+	}
+	f->consts = consts;
 	f->cls = cls;
 	f->scope = scope;
 	f->from_func = from_func;
@@ -1041,6 +1100,17 @@ static bool in_context(const struct cl_func *f, bool irqs_off,
 }
 
 /* Visit queued functions: their locks spin, their callees are atomic. */
+/* Is a branch on parameter @guard ruled out by what @f was entered with? */
+static bool ruled_out(const struct cl_func *f, int guard, bool nonzero)
+{
+	json_t *v;
+
+	if (!guard || !f->consts)
+		return false;
+	v = json_array_get(f->consts, guard - 1);
+	return json_is_integer(v) && (json_integer_value(v) != 0) != nonzero;
+}
+
 void drain(struct classify *c)
 {
 	while (c->qhead < c->qtail) {
@@ -1049,14 +1119,17 @@ void drain(struct classify *c)
 
 		for (i = 0; i < f->nacqs; i++)
 			if (in_context(f, f->acqs[i].irqs_off,
-				       f->acqs[i].irqs_may_on))
+				       f->acqs[i].irqs_may_on) &&
+			    !ruled_out(f, f->acqs[i].guard,
+				       f->acqs[i].guard_nonzero))
 				spin_lock_from(c, f->acqs[i].lock, f->cls, fn, i,
 					       -1);
 		for (i = 0; i < f->ncalls; i++) {
 			const struct cl_call *cl = &f->calls[i];
 
 			if (!in_context(f, cl->irqs_off, cl->irqs_may_on) ||
-			    !call_followed(cl))
+			    !call_followed(cl) ||
+			    ruled_out(f, cl->guard, cl->guard_nonzero))
 				continue;
 			/*
 			 * a call through a parameter calls what this
@@ -1113,6 +1186,7 @@ static void reset(struct classify *c)
 		struct cl_func *f = &c->funcs[i];
 
 		f->cls = CL_NONE;
+		f->consts = NULL;
 		f->scope = -1;
 		f->from_func = f->from_call = f->from_lock = f->from_arg = -1;
 		FREE_AND_NULL(f->why);

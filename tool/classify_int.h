@@ -13,6 +13,9 @@ struct cl_call {
 	bool irqs_off, preempt_off;
 	bool irqs_may_on;	/* turned on by hand before, on some path */
 	bool last_ref;		/* on a reference count's release path */
+	int guard;		/* in an if on a parameter: flow.h */
+	bool guard_nonzero;
+	json_t *consts;		/* the constants it passes (the IR's), or NULL */
 	unsigned *held;		/* lock indexes that may be held */
 	unsigned nheld;
 	unsigned *dropped;	/* the caller's locks released before it */
@@ -48,6 +51,8 @@ struct cl_acq {
 	unsigned nheld;
 	unsigned *dropped;
 	unsigned ndropped;
+	int guard;		/* in an if on a parameter: flow.h */
+	bool guard_nonzero;
 };
 
 /* An indirect call through a field too wide to follow. */
@@ -70,6 +75,12 @@ struct cl_func {
 	unsigned nacqs, aacqs;
 	bool sleeps;		/* sleeps or takes an rwlock_t outright */
 	bool alone;		/* runs alone: no context enters it (rules.h) */
+	/*
+	 * the constant arguments of the call that brought its context, NULL
+	 * when any value may come: its calls and acquisitions in the branch
+	 * of an if on a parameter that they rule out are not followed
+	 */
+	json_t *consts;
 	bool drops;		/* releases a lock its caller holds */
 	/* entered with a lock held that it drops: the part before the drop
 	 * runs under it (nesting.c); the first call that led there */

@@ -407,7 +407,10 @@ static json_t *fn_attrs(struct xtu *t, CXCursor c, char **macro)
 	return attrs;
 }
 
-/* Keep only the calls of a function that has no lock or context event. */
+/*
+ * Keep only the calls of a function that has no lock or context event, and
+ * the ifs on a parameter around them.
+ */
 static void flatten_calls(json_t *ir, json_t *out)
 {
 	size_t i;
@@ -420,6 +423,19 @@ static void flatten_calls(json_t *ir, json_t *out)
 
 		if (!strcmp(op, "call")) {
 			json_array_append(out, ev);
+			continue;
+		}
+		/* an if on a parameter keeps its branches (body.c) */
+		if (!strcmp(op, "if") && json_array_size(ev) == 4) {
+			json_t *a = json_array(), *b = json_array();
+
+			flatten_calls(json_array_get(ev, 1), a);
+			flatten_calls(json_array_get(ev, 2), b);
+			if (json_array_size(a) || json_array_size(b))
+				json_array_append_new(out, json_pack("[sooO]", "if", a, b,
+								     json_array_get(ev, 3)));
+			else
+				json_decref(a), json_decref(b);
 			continue;
 		}
 		json_array_foreach(ev, j, sub)

@@ -121,6 +121,8 @@ static void st_copy(struct fstate *d, const struct fstate *s)
 	d->irq_may_on = s->irq_may_on;
 	d->last_ref = s->last_ref;
 	d->preempt = s->preempt;
+	d->guard = s->guard;
+	d->guard_nonzero = s->guard_nonzero;
 	for (i = 0; i < s->nheld; i++)
 		st_add(d, s->held[i].target, s->held[i].api, s->held[i].must);
 	for (i = 0; i < s->ndropped; i++)
@@ -146,6 +148,8 @@ static void st_join(struct fstate *d, const struct fstate *s)
 	d->last_ref &= s->last_ref;
 	if (s->preempt > d->preempt)
 		d->preempt = s->preempt;
+	if (d->guard != s->guard || d->guard_nonzero != s->guard_nonzero)
+		d->guard = 0;
 	/* held on one side only: may be held, no longer must */
 	for (i = 0; i < d->nheld; i++)
 		if (!st_holds(s, d->held[i].target))
@@ -390,13 +394,28 @@ static void do_struct(struct frun *r, const char *op, json_t *ev,
 	size_t i;
 
 	if (!strcmp(op, "if")) {
+		int guard = st->guard;
+		bool nonzero = st->guard_nonzero;
+		json_t *param = json_array_get(ev, 3);
+
 		st_copy(&a, st);
 		st_copy(&b, st);
+		/* an if on a parameter (the innermost one counts) */
+		if (json_is_integer(param)) {
+			a.guard = b.guard = json_integer_value(param) + 1;
+			a.guard_nonzero = true;
+			b.guard_nonzero = false;
+		}
 		run_block(r, json_array_get(ev, 1), &a);
 		run_block(r, json_array_get(ev, 2), &b);
 		st_free(st);
 		st_copy(st, &a);
 		st_join(st, &b);
+		/* past an if that returns on one side, that side's guard */
+		if (a.live == b.live) {
+			st->guard = guard;
+			st->guard_nonzero = nonzero;
+		}
 		st_free(&a);
 		st_free(&b);
 		return;

@@ -23,6 +23,13 @@ struct fstate {
 	bool irq_may_on;	/* the same on some path */
 	/* after a reference count's *_dec_and_test(): the release path */
 	bool last_ref;
+	/*
+	 * inside an if on a parameter (body.c): 1 + the parameter's index,
+	 * 0 for none; the branch runs when it is nonzero (@guard_nonzero)
+	 * or zero
+	 */
+	int guard;
+	bool guard_nonzero;
 	struct held *held;
 	unsigned nheld, alloc;
 	/*

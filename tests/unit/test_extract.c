@@ -60,6 +60,12 @@ static const char src[] =
 	"\t\tspin_lock(x->lockp);\n"
 	"\tspin_lock(&x->lock);\n"			      /* 48 */
 	"\treturn 0;\n"
+	"}\n"
+	"int m(struct s *x, int fast)\n"			      /* 51 */
+	"{\n"
+	"\tif (!fast)\n"					      /* 53 */
+	"\t\thelper(x->lockp);\n"
+	"\treturn m(x, 1);\n"				      /* 55 */
 	"}\n";
 
 static json_t *extract(char *dir)
@@ -129,7 +135,8 @@ static void facts_of_a_file(void **state)
 	ir = dump(json_object_get(func(f, "f"), "ir"));
 	assert_non_null(strstr(ir, "[\"lock\",13,\"acquire\","
 				   "\"spin_lock_irqsave\",\"L:struct s (in t.c)::lock\""));
-	assert_non_null(strstr(ir, "[\"if\",[[\"goto\",\"out\"]],[]]"));
+	/* an if on parameter 1 */
+	assert_non_null(strstr(ir, "[\"if\",[[\"goto\",\"out\"]],[],1]"));
 	assert_non_null(strstr(ir, "[\"call\",16,\"t.c:helper\","
 				   "[\"L:t.c:file_lock\"]]"));
 	assert_non_null(strstr(ir, "\"F:struct s (in t.c)::lockp\""));
@@ -158,6 +165,14 @@ static void facts_of_a_file(void **state)
 	assert_null(strstr(ir, "spin_trylock"));
 	assert_non_null(strstr(ir, "[\"if\",[[\"lock\",47,"));
 	assert_non_null(strstr(ir, "[\"lock\",48,"));
+	free(ir);
+	/*
+	 * a function with calls only keeps its ifs on a parameter (!fast:
+	 * the branch for zero); a call's constant arguments
+	 */
+	ir = dump(json_object_get(func(f, "m"), "ir"));
+	assert_non_null(strstr(ir, "[[\"if\",[],[[\"call\",54,\"t.c:helper\","));
+	assert_non_null(strstr(ir, "[\"call\",55,\"m\",null,[null,1]]"));
 	free(ir);
 	json_decref(f);
 	remove_tree(dir);
