@@ -830,10 +830,24 @@ static bool knows_as_much(json_t *known, json_t *consts)
 	return true;
 }
 
+/* Does the chain of callers that brought @from's context pass @func? */
+static bool chain_meets(const struct classify *c, int from, unsigned func)
+{
+	unsigned steps;
+
+	for (steps = 0; from >= 0 && steps < 64; steps++) {
+		if ((unsigned)from == func || c->funcs[from].from_lock >= 0)
+			return true;
+		from = c->funcs[from].from_func;
+	}
+	return from >= 0;
+}
+
 /*
  * @f, already in a context that pruned branches by its constant arguments,
  * is entered by a call that does not rule out as much: it runs again with
- * every branch, from that call.
+ * every branch, from that call (the evidence too, unless that call's own
+ * chain comes through @f).
  */
 static void widen(struct classify *c, unsigned func, json_t *consts,
 		  int from_func, int from_call, int from_lock)
@@ -843,10 +857,11 @@ static void widen(struct classify *c, unsigned func, json_t *consts,
 	if (!f->consts || (consts && knows_as_much(f->consts, consts)))
 		return;
 	f->consts = NULL;
-	f->from_func = from_func;
-	f->from_call = from_call;
-	f->from_lock = from_lock;
-	f->from_arg = -1;
+	if (from_lock < 0 && !chain_meets(c, from_func, func)) {
+		f->from_func = from_func;
+		f->from_call = from_call;
+		f->from_arg = -1;
+	}
 	c->queue[c->qtail++] = func;
 }
 
@@ -1099,7 +1114,6 @@ static bool in_context(const struct cl_func *f, bool irqs_off,
 	return !irqs_may_on && (!f->f->low_level || irqs_off);
 }
 
-/* Visit queued functions: their locks spin, their callees are atomic. */
 /* Is a branch on parameter @guard ruled out by what @f was entered with? */
 static bool ruled_out(const struct cl_func *f, int guard, bool nonzero)
 {
@@ -1110,6 +1124,8 @@ static bool ruled_out(const struct cl_func *f, int guard, bool nonzero)
 	v = json_array_get(f->consts, guard - 1);
 	return json_is_integer(v) && (json_integer_value(v) != 0) != nonzero;
 }
+
+/* Visit queued functions: their locks spin, their callees are atomic. */
 
 void drain(struct classify *c)
 {

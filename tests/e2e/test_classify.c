@@ -144,6 +144,16 @@ static void chains(void **state)
 	assert_string_equal(str(json_array_get(ev, 5), "text"),
 			    "__mini_lru_walk_one() calls mini_dentry_isolate() "
 			    "through its function pointer parameter 2");
+	/*
+	 * a function entered again by a call that rules out less: the
+	 * evidence is that call's (mini_pstate.c)
+	 */
+	ev = json_object_get(lock_of(rep, "drivers/cpufreq/mini_pstate.c:"
+					  "pstate_any_lock"),
+			     "evidence");
+	assert_int_equal(json_array_size(ev), 3);
+	assert_string_equal(str(json_array_get(ev, 1), "text"),
+			    "pstate_other_irq() calls pstate_update_any()");
 	/* a hook chosen into a local variable, then handed over */
 	ev = json_object_get(lock_of(rep, "kernel/sched/cpufreq_mini.c:"
 					  "mini_gov_shared_lock"),
