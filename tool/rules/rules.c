@@ -15,7 +15,7 @@ const struct rule *const rules[] = {
 	NULL,
 };
 
-
+/* Is @s in @list (NULL-terminated, or NULL)? */
 static bool in_list(const char *const *list, const char *s)
 {
 	for (; list && *list; list++)
