@@ -830,24 +830,10 @@ static bool knows_as_much(json_t *known, json_t *consts)
 	return true;
 }
 
-/* Does the chain of callers that brought @from's context pass @func? */
-static bool chain_meets(const struct classify *c, int from, unsigned func)
-{
-	unsigned steps;
-
-	for (steps = 0; from >= 0 && steps < 64; steps++) {
-		if ((unsigned)from == func || c->funcs[from].from_lock >= 0)
-			return true;
-		from = c->funcs[from].from_func;
-	}
-	return from >= 0;
-}
-
 /*
  * @f, already in a context that pruned branches by its constant arguments,
  * is entered by a call that does not rule out as much: it runs again with
- * every branch, from that call (the evidence too, unless that call's own
- * chain comes through @f).
+ * every branch, from that call.
  */
 static void widen(struct classify *c, unsigned func, json_t *consts,
 		  int from_func, int from_call, int from_lock)
@@ -857,11 +843,10 @@ static void widen(struct classify *c, unsigned func, json_t *consts,
 	if (!f->consts || (consts && knows_as_much(f->consts, consts)))
 		return;
 	f->consts = NULL;
-	if (from_lock < 0 && !chain_meets(c, from_func, func)) {
-		f->from_func = from_func;
-		f->from_call = from_call;
-		f->from_arg = -1;
-	}
+	f->from_func = from_func;
+	f->from_call = from_call;
+	f->from_lock = from_lock;
+	f->from_arg = -1;
 	c->queue[c->qtail++] = func;
 }
 
@@ -1126,7 +1111,6 @@ static bool ruled_out(const struct cl_func *f, int guard, bool nonzero)
 }
 
 /* Visit queued functions: their locks spin, their callees are atomic. */
-
 void drain(struct classify *c)
 {
 	while (c->qhead < c->qtail) {
