@@ -712,12 +712,27 @@ static size_t group_end(json_t **v, size_t i, size_t n, int depth)
 	return j;
 }
 
+/* By second-level folder, a big folder's own files first, then by path. */
+static int cmp_group2(const void *a, const void *b)
+{
+	const char *x = json_string_value(*(json_t *const *)a);
+	const char *y = json_string_value(*(json_t *const *)b);
+	char *gx = group_of(x, 2), *gy = group_of(y, 2);
+	int d = strcmp(gx, gy);
+
+	free(gx);
+	free(gy);
+	return d ? d : strcmp(x, y);
+}
+
 /* One commit per top-level folder, per second-level one for big folders. */
 static int commit_conversion(struct branch *b, struct scan *s, json_t *changed)
 {
 	size_t n = json_array_size(changed), i, j, k, end;
 	json_t **v = xcalloc(n + 1, sizeof(*v)), *files;
 	char *rules = cocci_rules(), *grp;
+	size_t split_over = b->o->split_over ? b->o->split_over
+					     : GROUP_MAX_FILES;
 	int rc = 0, depth;
 
 	for (i = 0; i < n; i++)
@@ -725,7 +740,9 @@ static int commit_conversion(struct branch *b, struct scan *s, json_t *changed)
 	qsort(v, n, sizeof(*v), cmp_json_str);
 	for (i = 0; i < n && !rc; i = end) {
 		end = group_end(v, i, n, 1);
-		depth = end - i > GROUP_MAX_FILES ? 2 : 1;
+		depth = end - i > split_over ? 2 : 1;
+		if (depth == 2)
+			qsort(v + i, end - i, sizeof(*v), cmp_group2);
 		for (j = i; j < end && !rc; j = k) {
 			k = group_end(v, j, end, depth);
 			grp = group_of(json_string_value(v[j]), depth);

@@ -32,6 +32,9 @@ struct branch_opts {
 	const char *identity;	/* "Name <mail>", or NULL */
 	const char *link;	/* Link: trailer (the report), or NULL */
 	const char *patches;	/* <major>.<minor>/0001-*.patch below it */
+	/* a top-level folder with more converted files than this gets a
+	 * commit per second-level folder; 0: GROUP_MAX_FILES */
+	unsigned split_over;
 	const char *out_dir;
 	const char *cache_dir;
 	int jobs;

@@ -101,6 +101,9 @@ static const char usage_text[] =
 	"      --patches DIR    branch: the ports of the workqueue patch,\n"
 	"                       DIR/<major>.<minor>/0001-*.patch (default:\n"
 	"                       patches/ of rtlock, or $RTLOCK_PATCHES)\n"
+	"      --split-over N   branch: a top-level folder with more than N\n"
+	"                       converted files gets a commit per subfolder\n"
+	"                       (its own files in one; 250)\n"
 	"      --json           branch: no progress, the summary as JSON\n"
 	"  -q, --quiet          no progress line, no summary\n"
 	"\n"
@@ -181,6 +184,7 @@ static int parse_common(int argc, char **argv, struct common *c)
 		{ "identity", required_argument, NULL, 'i' },
 		{ "link", required_argument, NULL, 'L' },
 		{ "patches", required_argument, NULL, 'p' },
+		{ "split-over", required_argument, NULL, 'G' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -275,6 +279,10 @@ static int parse_common(int argc, char **argv, struct common *c)
 			break;
 		case 'p':
 			c->branch.patches = optarg;
+			break;
+		case 'G':
+			c->branch.split_over = count_arg("--split-over", 1,
+							 "a number of files");
 			break;
 		case 'J':
 			c->json = true;

@@ -154,6 +154,29 @@ static void reproducible(void **state)
 			 0);
 }
 
+/*
+ * A folder split by subfolder: one commit for its own files (kernel/x.c
+ * sort between kernel/irq/ and kernel/sched/), one per subfolder; the
+ * same tree at the end.
+ */
+static void split(void **state)
+{
+	char *log, *p;
+
+	(void)state;
+	assert_int_equal(branch(NULL, "rt-s", "--base v6.1 --split-over 8"), 0);
+	log = git_out("git log --reverse --format=%%s v6.1..%s", "rt-s");
+	p = strstr(log, "\nkernel: Convert spinlock_t to lock_t\n");
+	assert_non_null(p);
+	assert_null(strstr(p + 1, "\nkernel: Convert spinlock_t to lock_t\n"));
+	assert_true(strstr(log, "\nkernel/irq: Convert") > p);
+	assert_true(strstr(log, "\nkernel/sched: Convert") > p);
+	free(log);
+	log = git_out("git diff --stat rt-a rt-%s", "s");
+	assert_string_equal(log, "");
+	free(log);
+}
+
 static void refuses(void **state)
 {
 	char *err, *after;
@@ -314,6 +337,7 @@ int test_branch(void)
 		cmocka_unit_test(series),
 		cmocka_unit_test(same_as_convert),
 		cmocka_unit_test(reproducible),
+		cmocka_unit_test(split),
 		cmocka_unit_test(refuses),
 		cmocka_unit_test(dirty),
 		cmocka_unit_test(release),
