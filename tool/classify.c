@@ -959,24 +959,6 @@ void entry_in(struct classify *c, unsigned fn, enum lclass cls,
 	enqueue_in(c, fn, cls, -1, -1, -1, scope);
 }
 
-void mark_entry(struct classify *c, const char *id, enum lclass cls,
-		const char *why, const char *at)
-{
-	int fn = func_index(c, id);
-
-	/* given by the kernel's design: the first pass's */
-	if (fn >= 0 && !c->own_pass)
-		entry_in(c, fn, cls, why, at, -1);
-}
-
-void weigh_entry(struct classify *c, const char *id)
-{
-	int fn = func_index(c, id);
-
-	if (fn >= 0)
-		c->funcs[fn].weighable = true;
-}
-
 static void on_spin(struct classify *c, unsigned lock)
 {
 	unsigned i;
@@ -1234,7 +1216,7 @@ void classify_rerun(struct classify *c)
 	for (c->own_pass = false;; c->own_pass = true) {
 		for (i = 0; rules[i]; i++) {
 			if (rules[i]->seed)
-				rules[i]->seed(c);
+				seed_rule(c, i);
 			drain(c);
 		}
 		if (c->own_pass)
@@ -1315,6 +1297,7 @@ void classify_free(struct classify *c)
 	struct fieldfns *ff, *fft;
 	unsigned i, j;
 
+	marks_free(c);
 	for (i = 0; i < c->nfuncs; i++) {
 		for (j = 0; j < c->funcs[i].ncalls; j++) {
 			free(c->funcs[i].calls[j].held);

@@ -109,6 +109,8 @@ struct classify {
 	const char **comp_names;
 	unsigned ncomps, acomp_names;
 	bool own_pass;
+	/* each rule's seed's marks, and the one being recorded (marks.c) */
+	struct marks *marks, *recording;
 };
 
 #define CL_MAX_FANOUT 16

@@ -204,6 +204,12 @@ void spin_lock_from(struct classify *c, unsigned lock, enum lclass cls,
 /* The locks that share a slot with spinning lock @outer spin too. */
 void spin_shared_with(struct classify *c, unsigned outer);
 void drain(struct classify *c);
+/*
+ * Run rules[@rule]'s seed: its marks recorded the first time, replayed
+ * after that (marks.c).
+ */
+void seed_rule(struct classify *c, unsigned rule);
+void marks_free(struct classify *c);
 /* Forget the verdicts and run the whitelist, the raw locks and the rules. */
 void classify_rerun(struct classify *c);
 /*

@@ -121,36 +121,6 @@ void owner_free(struct classify *c)
 	free(c->comp_names);
 }
 
-/* Does this pass seed the contexts @fn chooses (built with PREEMPT_RT)? */
-static bool own_turn(const struct classify *c, unsigned fn)
-{
-	return c->own_pass == (c->funcs[fn].own_scope >= 0) &&
-	       !c->funcs[fn].off_rt;
-}
-
-void own_entry(struct classify *c, const char *id, enum lclass cls,
-	       const char *why, const char *at)
-{
-	int fn = func_index(c, id);
-
-	if (fn >= 0 && own_turn(c, fn))
-		entry_in(c, fn, cls, why, at, c->funcs[fn].own_scope);
-}
-
-void own_acq(struct classify *c, unsigned fn, unsigned acq, enum lclass cls)
-{
-	if (own_turn(c, fn))
-		spin_in(c, c->funcs[fn].acqs[acq].lock, cls, fn, acq, -1,
-			c->funcs[fn].own_scope);
-}
-
-void own_call(struct classify *c, unsigned fn, unsigned call, enum lclass cls)
-{
-	if (own_turn(c, fn))
-		enqueue_in(c, c->funcs[fn].calls[call].callee, cls, fn, call,
-			   -1, c->funcs[fn].own_scope);
-}
-
 bool owner_admits(const struct classify *c, unsigned lock, int scope)
 {
 	return scope < 0 || c->locks[lock].comp == (unsigned)scope;
