@@ -119,6 +119,7 @@ static void st_copy(struct fstate *d, const struct fstate *s)
 	d->irq = s->irq;
 	d->irq_on = s->irq_on;
 	d->irq_may_on = s->irq_may_on;
+	d->irq_may_on_here = s->irq_may_on_here;
 	d->last_ref = s->last_ref;
 	d->preempt = s->preempt;
 	d->guard = s->guard;
@@ -145,6 +146,7 @@ static void st_join(struct fstate *d, const struct fstate *s)
 		d->irq = s->irq;
 	d->irq_on &= s->irq_on;
 	d->irq_may_on |= s->irq_may_on;
+	d->irq_may_on_here |= s->irq_may_on_here;
 	d->last_ref &= s->last_ref;
 	if (s->preempt > d->preempt)
 		d->preempt = s->preempt;
@@ -353,6 +355,13 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 		st->irq = 0;
 		st->irq_on = st->irq_may_on = true;
 	}
+	/*
+	 * an exception handler's cond_local_irq_enable(): what follows may
+	 * run with interrupts on, out of its entry's context (a callee's
+	 * own conditional enable only: one deeper down is on its own path)
+	 */
+	if (f->irqs_may_on)
+		st->irq_may_on = true;
 }
 
 static struct label *label_of(struct frun *r, const char *name)
@@ -481,7 +490,7 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 			st->irq_on = on || (st->irq_on && !*depth);
 			/* a restore leaves it as the matching save found it */
 			if (on || *depth > 0)
-				st->irq_may_on = on;
+				st->irq_may_on = st->irq_may_on_here = on;
 		}
 	} else if (!strcmp(op, "if") || !strcmp(op, "loop") ||
 		   !strcmp(op, "do") || !strcmp(op, "forever") ||
@@ -532,7 +541,7 @@ static bool run_fn(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx,
 	struct frun r = { .p = p, .fn = fn, .cb = cb, .ctx = ctx,
 			  .record_callees = record_callees };
 	struct fstate st;
-	bool changed = false, irqs_on;
+	bool changed = false, irqs_on, irqs_may_on;
 	unsigned i;
 
 	st_init(&st, true);
@@ -561,11 +570,14 @@ static bool run_fn(struct prog *p, struct pfunc *fn, flow_cb cb, void *ctx,
 		    !st_holds(&r.exit, r.dropped_any.v[i]))
 			strset_add(&some, r.dropped_any.v[i]);
 	irqs_on = r.exit.live && r.exit.irq_on;
+	irqs_may_on = r.exit.live && r.exit.irq_may_on_here;
 	changed = (fn->irqs_on != irqs_on) |
+		  (fn->irqs_may_on != irqs_may_on) |
 		  replace_set(&fn->acquires, &acquires) |
 		  replace_set(&fn->releases, &releases) |
 		  replace_set(&fn->may_release, &some);
 	fn->irqs_on = irqs_on;
+	fn->irqs_may_on = irqs_may_on;
 	strset_free(&r.dropped_any);
 	st_free(&st);
 	st_free(&r.exit);

@@ -21,6 +21,7 @@ struct fstate {
 	int irq, preempt;	/* depth of disabling done by hand */
 	bool irq_on;		/* interrupts turned on here, not off since */
 	bool irq_may_on;	/* the same on some path */
+	bool irq_may_on_here;	/* the same, by the function's own code */
 	/* after a reference count's *_dec_and_test(): the release path */
 	bool last_ref;
 	/*

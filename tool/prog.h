@@ -53,8 +53,9 @@ struct pfunc {
 	/* in a low-level section (noinstr, __irq_entry, __cpuidle): entered
 	 * with interrupts off */
 	bool low_level;
-	/* summary: returns with interrupts turned on, on every path */
-	bool irqs_on;
+	/* summary: returns with interrupts turned on, on every path; on
+	 * some path (cond_local_irq_enable()) */
+	bool irqs_on, irqs_may_on;
 	char *macro;
 	char *ret;		/* targets of returned lock pointers */
 	json_t *outs;		/* {"n": targets stored through param n} */
