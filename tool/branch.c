@@ -822,11 +822,11 @@ static void evidence_text(struct sb *sb, json_t *l)
 
 static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
 			 json_t *cls, const char *meta, bool reuse,
-			 json_t **changed)
+			 const struct strset *among, json_t **changed)
 {
 	struct convert_opts co = {
 		.out_tree = b->conv, .reuse_target = reuse, .only_kept = reuse,
-		.sparse_target = true,
+		.sparse_target = true, .among = among,
 		.meta_dir = meta, .cache_dir = b->cache,
 		.jobs = b->o->jobs, .timeout = b->o->timeout, .batch = 0,
 		.quiet = b->o->quiet,
@@ -853,11 +853,46 @@ static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
 	return rc;
 }
 
+/*
+ * The files the last keep stage chooses: the keep lists only grow from
+ * one class to the next, so no stage chooses a file outside them, and
+ * each stage reads these instead of the whole tree.
+ */
+static int kept_files(struct branch *b, struct scan *s, json_t *inv,
+		      json_t *rep, struct strset *among)
+{
+	json_t *cls = keep_upto(rep, (int)ARRAY_SIZE(keep_classes) - 1, NULL);
+	char *meta = xasprintf("%s/keep-select", b->work);
+	struct convert_opts co = {
+		.out_tree = b->conv, .reuse_target = true, .only_kept = true,
+		.sparse_target = true, .select_only = true, .meta_dir = meta,
+		.cache_dir = b->cache, .jobs = b->o->jobs,
+		.timeout = b->o->timeout, .quiet = true,
+	};
+	json_t *res = NULL, *f;
+	size_t i;
+	int rc;
+
+	if (mkdir_p(meta) < 0) {
+		error("%s: %s", meta, strerror(errno));
+		rc = EXIT_ENV;
+	} else {
+		rc = convert_run(&co, s, inv, cls, &res);
+	}
+	json_array_foreach(json_object_get(res, "selected"), i, f)
+		strset_add(among, json_string_value(f));
+	json_decref(res);
+	json_decref(cls);
+	free(meta);
+	return rc;
+}
+
 static int commit_kept(struct branch *b, struct scan *s, json_t *inv,
 		       json_t *rep, json_t *all_changed)
 {
+	struct strset among = { 0 };
 	size_t k, i;
-	int rc = 0;
+	int rc = kept_files(b, s, inv, rep, &among);
 
 	for (k = 0; k < ARRAY_SIZE(keep_classes) && !rc; k++) {
 		json_t *these = json_array(), *cls = keep_upto(rep, (int)k, these);
@@ -868,7 +903,7 @@ static int commit_kept(struct branch *b, struct scan *s, json_t *inv,
 		if (!json_array_size(these))
 			goto next;
 		meta = xasprintf("%s/keep-%s", b->work, keep_classes[k].cls);
-		rc = convert_stage(b, s, inv, cls, meta, true, &changed);
+		rc = convert_stage(b, s, inv, cls, meta, true, &among, &changed);
 		free(meta);
 		if (rc != EXIT_OK && rc != EXIT_REVIEW)
 			goto next;
@@ -909,6 +944,7 @@ next:
 		json_decref(these);
 		json_decref(cls);
 	}
+	strset_free(&among);
 	return rc;
 }
 
@@ -1242,7 +1278,7 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 
 	/* the whole tree converted: every spinlock_t becomes lock_t */
 	remove_tree(b->conv);
-	review = convert_stage(b, s, inv, all, meta, false, &changed);
+	review = convert_stage(b, s, inv, all, meta, false, NULL, &changed);
 	free(meta);
 	json_decref(all);
 	b->t_convert = now_sec() - t;

@@ -1317,6 +1317,8 @@ static void collect_files(struct conv *cv)
 			continue;
 		if (i >= t->ntus && !tree_header_in_slice(t, rel))
 			continue;
+		if (cv->o->among && !strset_has(cv->o->among, rel))
+			continue;
 		cv->files[cv->nfiles++].rel = xstrdup(rel);
 	}
 	strset_free(&kept);
@@ -1586,6 +1588,14 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		goto out;
 	}
 	select_files(&cv, o->only_kept);
+	if (o->select_only) {
+		json_t *sel = json_array();
+
+		for (i = 0; i < cv.nfiles; i++)
+			json_array_append_new(sel, json_string(cv.files[i].rel));
+		*result = json_pack("{so}", "selected", sel);
+		goto out;
+	}
 	seqcounts_resolve_aliases(&cv.seq);
 	keep_seqcounts(&cv);
 	if (write_keep_lists(&cv) < 0) {

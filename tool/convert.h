@@ -25,6 +25,11 @@ struct convert_opts {
 	 * the source tree when first needed (the rest is the source's) */
 	bool sparse_target;
 	bool only_kept;		/* only the files holding kept locks */
+	/* only these of the scan's files, or NULL: all (a superset of what
+	 * would be chosen: the files of a wider keep list) */
+	const struct strset *among;
+	/* choose the files, convert nothing: *result is {"selected": [...]} */
+	bool select_only;
 	const char *meta_dir;	/* keep lists, logs, convert.json */
 	const char *cache_dir;
 	int jobs;
