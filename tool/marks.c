@@ -71,22 +71,19 @@ static void apply(struct classify *c, const struct mark *m)
 	}
 }
 
-/* Apply @m, and keep it if a seed is being recorded. */
+/* Apply a mark, and keep a copy of it if a seed is being recorded. */
 static void mark(struct classify *c, enum mark_kind kind, enum lclass cls,
 		 unsigned fn, unsigned idx, const char *why, const char *at)
 {
-	struct mark m = { kind, cls, fn, idx, NULL, NULL };
+	struct mark m = { kind, cls, fn, idx, (char *)why, (char *)at };
 	struct marks *r = c->recording;
 
+	apply(c, &m);	/* entry_in() copies what it keeps */
+	if (!r)
+		return;
 	if (why) {
 		m.why = xstrdup(why);
 		m.at = xstrdup(at ? at : "");
-	}
-	apply(c, &m);
-	if (!r) {
-		free(m.why);
-		free(m.at);
-		return;
 	}
 	ALLOC_GROW(r->v, r->n, r->a);
 	r->v[r->n++] = m;
