@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "pool.h"
 #include "util.h"
+
+/* Threads that read the walk's C files (no more: the disk is shared). */
+#define PREFILTER_THREADS 4
 
 /* Folders that never hold kernel C code for the target. */
 static const char *const skip_top[] = {
@@ -189,26 +193,36 @@ bool prefilter_match(const char *data, size_t len)
 	return false;
 }
 
+/* A C file the walk found, and what reading it told (by a reader). */
+struct cand {
+	char *rel;
+	int err;		/* errno of the read, or 0 */
+	bool match;		/* it uses a word of tokens[] */
+	char **incl;		/* the .c files it includes by a plain name */
+	size_t nincl, aincl;
+};
+
 struct walk {
 	struct tree *t;
 	char **tus, **hdrs;
 	size_t ntus, atus, nhdrs, ahdrs;
 	char **incl;		/* .c files another .c file includes */
 	size_t nincl, aincl;
+	struct cand *cands;	/* in walk order */
+	size_t ncands, acands, next;	/* next: the next to read */
+	pthread_mutex_t lock;
 	struct sb path;
 };
 
 /*
- * The .c files @rel includes by a plain name ("#include \"rt.c\"" in
+ * The .c files @c includes by a plain name ("#include \"rt.c\"" in
  * kernel/sched/build_policy.c): they are compiled as part of it, not on
- * their own.  Returns how many.
+ * their own.
  */
-static size_t included_c_files(struct walk *w, const char *rel,
-			       const char *data, size_t len)
+static void included_c_files(struct cand *c, const char *data, size_t len)
 {
 	const char *p = data, *end = data + len, *q, *name;
-	const char *slash = strrchr(rel, '/');
-	size_t n = 0;
+	const char *slash = strrchr(c->rel, '/');
 
 	while ((p = memmem(p, end - p, "#include \"", 10))) {
 		name = p += 10;
@@ -217,15 +231,13 @@ static size_t included_c_files(struct walk *w, const char *rel,
 			continue;
 		if (q - name > 2 && !memcmp(q - 2, ".c", 2) &&
 		    !memchr(name, '/', q - name)) {
-			ALLOC_GROW(w->incl, w->nincl, w->aincl);
-			w->incl[w->nincl++] =
-				xasprintf("%.*s%.*s", slash ? (int)(slash - rel + 1) : 0,
-					  rel, (int)(q - name), name);
-			n++;
+			ALLOC_GROW(c->incl, c->nincl, c->aincl);
+			c->incl[c->nincl++] =
+				xasprintf("%.*s%.*s", slash ? (int)(slash - c->rel + 1) : 0,
+					  c->rel, (int)(q - name), name);
 		}
 		p = q;
 	}
-	return n;
 }
 
 static bool skip_dir(struct walk *w, const char *rel, const char *name)
@@ -287,36 +299,99 @@ static void skip(struct tree *t, const char *rel, const char *why)
 	t->skipped[t->nskipped++].why = xstrdup(why);
 }
 
-static void consider(struct walk *w, const char *rel, size_t rellen)
+/* A .c or .h file: read later, by read_cands(). */
+static void consider(struct walk *w, const char *rel)
 {
-	char *data;
-	size_t len;
-	bool c = has_suffix(rel, ".c"), h = has_suffix(rel, ".h"), incl;
-
-	if (!c && !h)
+	if (!has_suffix(rel, ".c") && !has_suffix(rel, ".h"))
 		return;
 	w->t->nwalked++;
 	if (!utf8_valid(rel)) {
 		skip(w->t, rel, "file name is not valid UTF-8");
 		return;
 	}
-	data = read_file(w->path.buf, &len);
-	if (!data) {
-		skip(w->t, rel, strerror(errno));
-		return;
-	}
-	/* every .c file's includes, whether or not it matches itself */
-	incl = c && included_c_files(w, rel, data, len);
-	if (prefilter_match(data, len) || incl) {
-		if (c && (!w->t->only || in_only(w->t->only, rel))) {
-			ALLOC_GROW(w->tus, w->ntus, w->atus);
-			w->tus[w->ntus++] = xstrndup(rel, rellen);
-		} else if (h) {
-			ALLOC_GROW(w->hdrs, w->nhdrs, w->ahdrs);
-			w->hdrs[w->nhdrs++] = xstrndup(rel, rellen);
+	ALLOC_GROW(w->cands, w->ncands, w->acands);
+	memset(&w->cands[w->ncands], 0, sizeof(*w->cands));
+	w->cands[w->ncands++].rel = xstrdup(rel);
+}
+
+/* Read candidates until none is left: one thread of read_cands(). */
+static void *reader(void *arg)
+{
+	struct walk *w = arg;
+	struct sb path = SB_INIT;
+
+	for (;;) {
+		struct cand *c;
+		char *data;
+		size_t len;
+
+		pthread_mutex_lock(&w->lock);
+		c = w->next < w->ncands && !pool_interrupted() ?
+			    &w->cands[w->next++] : NULL;
+		pthread_mutex_unlock(&w->lock);
+		if (!c)
+			break;
+		sb_reset(&path);
+		sb_addf(&path, "%s/%s", w->t->root, c->rel);
+		data = read_file(path.buf, &len);
+		if (!data) {
+			c->err = errno;
+			continue;
 		}
+		/* every .c file's includes, whether or not it matches itself */
+		if (has_suffix(c->rel, ".c"))
+			included_c_files(c, data, len);
+		c->match = c->nincl || prefilter_match(data, len);
+		free(data);
 	}
-	free(data);
+	sb_release(&path);
+	return NULL;
+}
+
+/*
+ * Read the candidates on a few threads (reading and matching is most of
+ * the walk's time), then take the results in walk order: the same lists
+ * and warnings as one thread gives.
+ */
+static void read_cands(struct walk *w)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	pthread_t th[PREFILTER_THREADS];
+	int n = ncpu < 1 ? 1 : ncpu > PREFILTER_THREADS ? PREFILTER_THREADS : ncpu;
+	int i, started = 0;
+	size_t k;
+
+	pthread_mutex_init(&w->lock, NULL);
+	for (i = 1; i < n; i++)
+		if (!pthread_create(&th[i], NULL, reader, w))
+			started = i;
+	reader(w);
+	for (i = 1; i <= started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&w->lock);
+	for (k = 0; k < w->ncands; k++) {
+		struct cand *c = &w->cands[k];
+		bool is_c = has_suffix(c->rel, ".c");
+
+		if (c->err) {
+			skip(w->t, c->rel, strerror(c->err));
+		} else if (c->match && is_c && (!w->t->only || in_only(w->t->only, c->rel))) {
+			ALLOC_GROW(w->tus, w->ntus, w->atus);
+			w->tus[w->ntus++] = c->rel;
+			c->rel = NULL;
+		} else if (c->match && !is_c) {
+			ALLOC_GROW(w->hdrs, w->nhdrs, w->ahdrs);
+			w->hdrs[w->nhdrs++] = c->rel;
+			c->rel = NULL;
+		}
+		for (i = 0; i < (int)c->nincl; i++) {
+			ALLOC_GROW(w->incl, w->nincl, w->aincl);
+			w->incl[w->nincl++] = c->incl[i];
+		}
+		free(c->incl);
+		free(c->rel);
+	}
+	free(w->cands);
 }
 
 static void walk_dir(struct walk *w, size_t rootlen)
@@ -350,7 +425,7 @@ static void walk_dir(struct walk *w, size_t rootlen)
 			if (!skip_dir(w, rel, de->d_name))
 				walk_dir(w, rootlen);
 		} else if (S_ISREG(st.st_mode)) {
-			consider(w, rel, strlen(rel));
+			consider(w, rel);
 		}
 	}
 	w->path.len = base;
@@ -399,6 +474,7 @@ int tree_prefilter(struct tree *t)
 	sb_adds(&w.path, t->root);
 	walk_dir(&w, strlen(t->root));
 	sb_release(&w.path);
+	read_cands(&w);
 	move_included(&w);
 	if (w.ntus)
 		qsort(w.tus, w.ntus, sizeof(char *), cmp_strp);
