@@ -12,6 +12,7 @@
 #include "fastimport.h"
 #include "hash.h"
 #include "pool.h"
+#include "record.h"
 #include "tree.h"
 #include "version.h"
 
@@ -842,7 +843,10 @@ static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
 	if (res) {
 		write_json(meta, "convert.json", res);
 		*changed = json_incref(json_object_get(res, "changed_files"));
-		if (!reuse) {
+		if (reuse) {
+			b->keep_failed += json_array_size(
+				json_object_get(res, "failed"));
+		} else {
 			b->convert_failed = json_array_size(
 				json_object_get(res, "failed"));
 			b->leftovers = json_integer_value(
@@ -1253,14 +1257,14 @@ out:
 	return rc;
 }
 
-static int write_summary(struct branch *b, json_t *all_changed)
+static int write_summary(struct branch *b)
 {
-	json_t *j = json_pack("{sssssssssssOsisO}", "schema", "rtlock-branch-1",
+	json_t *j = json_pack("{sssssssssssOsisOsb}", "schema", "rtlock-branch-1",
 			      "tool", RTLOCK_VERSION, "branch", b->o->name,
 			      "base", b->base, "head", b->head, "commits",
-			      b->commits, "converted_files",
-			      (int)json_array_size(all_changed), "patch",
-			      json_string(strrchr(b->patch, '/') + 1));
+			      b->commits, "converted_files", b->converted_files,
+			      "patch", json_string(strrchr(b->patch, '/') + 1),
+			      "reused", b->reused);
 	int rc;
 
 	json_object_set_new(j, "repository", json_string(b->git_dir));
@@ -1269,11 +1273,13 @@ static int write_summary(struct branch *b, json_t *all_changed)
 	return rc;
 }
 
-int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
+/* Convert, commit and write the commits: an exit status, or -1. */
+static int build_commits(struct branch *b, struct scan *s, json_t *inv,
+			 json_t *rep)
 {
 	json_t *all = keep_upto(rep, -1, NULL), *changed = NULL;
 	char *meta = xasprintf("%s/convert-all", b->work), *stream;
-	double t0 = now_sec(), t = t0;
+	double t = now_sec();
 	int rc, review;
 
 	/* the whole tree converted: every spinlock_t becomes lock_t */
@@ -1312,20 +1318,45 @@ int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
 	if (!rc && b->release_dir)
 		link_packs(b->git_dir, b->release_dir);
 	fi_release(&b->fi);
-	if (!rc)
+	json_decref(changed);
+	return rc ? rc : review;
+}
+
+int branch_build(struct branch *b, struct scan *s, json_t *inv, json_t *rep)
+{
+	double t0 = now_sec();
+	char key[HASH_HEX];
+	int rc;
+
+	record_key(b, s, rep, key);
+	if (record_reuse(b, key)) {
+		rc = b->leftovers ? EXIT_REVIEW : EXIT_OK;
+		if (!b->o->quiet)
+			printf("branch: the inputs of an earlier build: its %u "
+			       "commits are taken again\n", b->ncommits);
+	} else {
+		rc = build_commits(b, s, inv, rep);
+	}
+	if (rc == EXIT_OK || rc == EXIT_REVIEW) {
+		int review = rc;
+
 		rc = update_ref(b);
-	if (!rc)
-		rc = write_series(b, s, rep);
-	if (!rc)
-		rc = write_summary(b, changed);
+		if (!rc)
+			rc = write_series(b, s, rep);
+		if (!rc)
+			rc = write_summary(b);
+		if (!rc && !b->reused && !b->convert_failed && !b->keep_failed)
+			record_save(b, key);
+		if (!rc)
+			rc = review;
+	}
 	b->t_git = now_sec() - t0 - b->t_convert - b->t_keep;
-	if (!rc && !b->o->quiet)
+	if ((rc == EXIT_OK || rc == EXIT_REVIEW) && !b->o->quiet)
 		printf("branch: %s at %.12s, %u commits on %.12s; series in "
 		       "%s/series\n", b->o->name, b->head, b->ncommits, b->base,
 		       b->out);
-	json_decref(changed);
 	/* an exit status from a stage, or -1 from the git steps */
-	return rc > 0 ? rc : rc < 0 ? EXIT_FAIL : review;
+	return rc < 0 ? EXIT_FAIL : rc;
 }
 
 void branch_release(struct branch *b)

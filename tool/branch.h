@@ -62,6 +62,8 @@ struct branch {
 	double t_prepare;	/* a repository for a release, the base's files */
 	double t_convert, t_keep, t_git;
 	int convert_failed, leftovers, converted_files;
+	int keep_failed;	/* files a keep stage could not convert */
+	bool reused;		/* the commits of an earlier build (record.h) */
 };
 
 /*

@@ -4,7 +4,10 @@
 #   floor     grep -rl of the spinlock API (reading the tree)
 #   cold      rtlock regen with an empty cache (scan, classify, convert,
 #             branch, series)
-#   warm      rtlock regen again, nothing changed
+#   warm      rtlock regen again, nothing changed (the branch's commits
+#             are taken from its record)
+#   rebuild   the same without the branch records: the conversion and
+#             the commits made again, from the per-file caches
 #   classify  rtlock classify from the warm cache
 #   audit     rtlock audit --no-whitelist (precision/recall vs raw locks)
 #   spatch    the peer: one plain spatch -j JOBS run of the same rules over
@@ -23,7 +26,7 @@ kernel=$1 cache=$2 next=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rtlock=$top/tool/rtlock
 jobs=${JOBS:-$(nproc)}
-only=${BENCH_ONLY:-floor cold warm classify audit spatch next}
+only=${BENCH_ONLY:-floor cold warm rebuild classify audit spatch next}
 out=$(mktemp -d /tmp/rtlock-bench-XXXXXX)
 log=$out/times
 printf '%-10s %10s %10s %10s\n' stage wall_s cpu_s peak_MiB > "$log"
@@ -63,6 +66,10 @@ if want cold; then
 	regen cold "$kernel"
 fi
 want warm && regen warm "$kernel"
+if want rebuild; then
+	rm -rf "$cache/branches"
+	regen rebuild "$kernel"
+fi
 want classify && measure classify "$rtlock" classify -q --no-whitelist \
 	-j "$jobs" -C "$cache" -o "$out/classify" "$kernel"
 want audit && measure audit "$rtlock" audit --no-whitelist -j "$jobs" \

@@ -12,6 +12,7 @@
 #include "util.h"
 
 #define PATCHES "tests/fixtures/patches"
+#define IDENT_A "--base v6.1 --identity 'A U Thor <a@example.org>'"
 
 static char *work, *repo, *before;
 
@@ -58,7 +59,7 @@ static int setup(void **state)
 		repo))
 		return -1;
 	before = checkout_state();
-	return branch(NULL, "rt-a", "--base v6.1 --identity 'A U Thor <a@example.org>'");
+	return branch(NULL, "rt-a", IDENT_A);
 }
 
 static int teardown(void **state)
@@ -133,25 +134,68 @@ static void same_as_convert(void **state)
 			 0);
 }
 
-static void reproducible(void **state)
+/* Do branches @x and @y have the same head? */
+static bool same_head(const char *x, const char *y)
 {
-	char *a, *b;
+	char *a = git_out("git rev-parse %s", x), *b = git_out("git rev-parse %s", y);
+	bool same = !strcmp(a, b);
 
-	(void)state;
-	assert_int_equal(branch(NULL, "rt-b", "--base v6.1 --identity 'A U Thor "
-					      "<a@example.org>'"),
-			 0);
-	assert_int_equal(branch(NULL, "rt-a", "--force --base v6.1 --identity "
-					      "'A U Thor <a@example.org>'"),
-			 0);
-	a = git_out("git rev-parse %s", "rt-a");
-	b = git_out("git rev-parse %s", "rt-b");
-	assert_string_equal(a, b);
 	free(a);
 	free(b);
+	return same;
+}
+
+static void reproducible(void **state)
+{
+	char *records = xasprintf("%s/cache/branches", work);
+
+	(void)state;
+	/* built again, not taken from rt-a's record */
+	remove_tree(records);
+	free(records);
+	assert_int_equal(branch(NULL, "rt-b", IDENT_A), 0);
+	assert_int_equal(branch(NULL, "rt-a", "--force " IDENT_A), 0);
+	assert_true(same_head("rt-a", "rt-b"));
 	assert_int_equal(run(NULL, "diff -r %s/out-rt-a/series %s/out-rt-b/series",
 			     work, work),
 			 0);
+}
+
+/* out-NAME/branch.json has "reused": @reused and rt-a's head. */
+static void assert_reused(const char *name, bool reused)
+{
+	char *path = xasprintf("%s/out-%s/branch.json", work, name);
+	char *json = read_file(path, NULL), *head = git_out("git rev-parse %s", "rt-a");
+
+	assert_non_null(json);
+	assert_non_null(strstr(json, reused ? "\"reused\": true" :
+					      "\"reused\": false"));
+	head[strcspn(head, "\n")] = '\0';
+	assert_non_null(strstr(json, head));
+	free(head);
+	free(json);
+	free(path);
+}
+
+/*
+ * The same inputs again: rt-a's commits taken from its record; a record
+ * whose head the repository lacks, or other inputs, build again.
+ */
+static void reused(void **state)
+{
+	(void)state;
+	assert_int_equal(branch(NULL, "rt-r1", IDENT_A), 0);
+	assert_reused("rt-r1", true);
+	assert_int_equal(run(NULL, "sed -i 's/\"head\": \"[0-9a-f]*/\"head"
+				   "\": \"%040d/' %s/cache/branches/*.json",
+			     0, work),
+			 0);
+	assert_int_equal(branch(NULL, "rt-r2", IDENT_A), 0);
+	assert_reused("rt-r2", false);
+	assert_int_equal(branch(NULL, "rt-r3", "--base v6.1 --identity 'B U "
+					       "Thor <b@example.org>'"),
+			 0);
+	assert_false(same_head("rt-a", "rt-r3"));
 }
 
 /*
@@ -337,6 +381,7 @@ int test_branch(void)
 		cmocka_unit_test(series),
 		cmocka_unit_test(same_as_convert),
 		cmocka_unit_test(reproducible),
+		cmocka_unit_test(reused),
 		cmocka_unit_test(split),
 		cmocka_unit_test(refuses),
 		cmocka_unit_test(dirty),
