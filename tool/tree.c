@@ -359,23 +359,25 @@ static void read_cands(struct walk *w)
 	pthread_t th[PREFILTER_THREADS];
 	int n = ncpu < 1 ? 1 : ncpu > PREFILTER_THREADS ? PREFILTER_THREADS : ncpu;
 	int i, started = 0;
-	size_t k;
+	size_t k, j;
 
 	pthread_mutex_init(&w->lock, NULL);
+	/* the calling thread is one reader; a thread not started is one less */
 	for (i = 1; i < n; i++)
-		if (!pthread_create(&th[i], NULL, reader, w))
-			started = i;
+		if (!pthread_create(&th[started], NULL, reader, w))
+			started++;
 	reader(w);
-	for (i = 1; i <= started; i++)
+	for (i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	pthread_mutex_destroy(&w->lock);
 	for (k = 0; k < w->ncands; k++) {
 		struct cand *c = &w->cands[k];
 		bool is_c = has_suffix(c->rel, ".c");
+		bool in = !w->t->only || in_only(w->t->only, c->rel);
 
 		if (c->err) {
 			skip(w->t, c->rel, strerror(c->err));
-		} else if (c->match && is_c && (!w->t->only || in_only(w->t->only, c->rel))) {
+		} else if (c->match && is_c && in) {
 			ALLOC_GROW(w->tus, w->ntus, w->atus);
 			w->tus[w->ntus++] = c->rel;
 			c->rel = NULL;
@@ -384,9 +386,9 @@ static void read_cands(struct walk *w)
 			w->hdrs[w->nhdrs++] = c->rel;
 			c->rel = NULL;
 		}
-		for (i = 0; i < (int)c->nincl; i++) {
+		for (j = 0; j < c->nincl; j++) {
 			ALLOC_GROW(w->incl, w->nincl, w->aincl);
-			w->incl[w->nincl++] = c->incl[i];
+			w->incl[w->nincl++] = c->incl[j];
 		}
 		free(c->incl);
 		free(c->rel);
