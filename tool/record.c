@@ -16,11 +16,17 @@
 
 #include "hash.h"
 
+/* by bytes, not by the locale's collation: the same key everywhere */
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
 /* The files below @dir, by name, into @h. */
 static void hash_dir_files(struct hasher *h, const char *dir)
 {
 	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort), i;
+	int n = scandir(dir, &ents, NULL, by_name), i;
 
 	for (i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, ents[i]->d_name);
