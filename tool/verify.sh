@@ -439,24 +439,25 @@ configure() {
 	esac
 }
 
-# objects the config builds, from a dry run of vmlinux and modules in an
+# objlist TREE KIND DIR LIST: the objects $config (of KIND, see configure)
+# builds, into LIST, from a dry run of vmlinux and modules in DIR, an
 # output directory where nothing else is ever built
 objlist() {
-	_o=$W/objlist
-	configure "$kernel" "$_o" plain
+	_t=$1 _k=$2 _o=$3
+	configure "$_t" "$_o" "$_k"
 	_sum=$(cksum < "$_o/.config" | cut -d' ' -f1)
 	if [ ! -s "$_o/objs.$_sum" ]; then
-		note "listing the objects $config builds"
-		kmake "$kernel" "$_o" -j"$jobs" prepare > "$W/logs/objlist.log" 2>&1 ||
-			die 4 "make prepare failed in $_o: see $W/logs/objlist.log"
-		kmake "$kernel" "$_o" -n -k vmlinux modules 2> /dev/null |
+		note "listing the objects $config builds ($_k)"
+		kmake "$_t" "$_o" -j"$jobs" prepare > "$W/logs/objlist-$_k.log" 2>&1 ||
+			die 4 "make prepare failed in $_o: see $W/logs/objlist-$_k.log"
+		kmake "$_t" "$_o" -n -k vmlinux modules 2> /dev/null |
 			grep -o ' -o [^ ;]*\.o ' | sed 's/^ -o //; s/ $//' |
 			sort -u > "$_o/objs.tmp"
 		[ -s "$_o/objs.tmp" ] ||
 			die 4 "no object found in the dry run of $config in $_o"
 		mv "$_o/objs.tmp" "$_o/objs.$_sum"
 	fi
-	cp "$_o/objs.$_sum" "$W/objs-in-config.txt"
+	cp "$_o/objs.$_sum" "$4"
 }
 
 # select_objects: $W/objects.tsv "object<TAB>source" and the skip counts
@@ -516,8 +517,19 @@ first_error() {
 # prepare fails (asm-offsets.c includes most of include/linux), no object
 # can build: every one is "fail" with prepare's error.
 build() {
-	_tree=$1 _o=$2 _name=$3
-	note "building $(wc -l < "$W/objects.tsv") objects ($_name)"
+	_tree=$1 _o=$2 _name=$3 _built=${4:-}
+	# the objects this config builds (all, without a list): a driver
+	# that depends on !PREEMPT_RT is not built with it
+	if [ -n "$_built" ]; then
+		cut -f1 "$W/objects.tsv" | grep -vxF -f "$_built" |
+			sed 's/$/\tnotbuilt\tnot built by this configuration/' \
+			> "$W/notbuilt-$_name.tsv"
+		cut -f1 "$W/objects.tsv" | grep -xF -f "$_built" > "$W/build-$_name.list"
+	else
+		: > "$W/notbuilt-$_name.tsv"
+		cut -f1 "$W/objects.tsv" > "$W/build-$_name.list"
+	fi
+	note "building $(wc -l < "$W/build-$_name.list") objects ($_name)"
 	rm -rf "$W/logs/$_name"
 	mkdir -p "$W/logs/$_name"
 	: > "$W/warnings-$_name.txt"
@@ -525,19 +537,20 @@ build() {
 		_err=$(first_error "$W/logs/$_name-prepare.log" "$_tree")
 		note "$_name: kbuild prepare failed: $_err"
 		echo "$_err" > "$W/prepare-failed-$_name"
-		cut -f1 "$W/objects.tsv" | while read -r obj; do
+		while read -r obj; do
 			printf '%s\tfail\tprepare: %s\n' "$obj" "$_err"
-		done > "$W/built-$_name.tsv"
+		done < "$W/build-$_name.list" > "$W/built-$_name.tsv"
+		cat "$W/notbuilt-$_name.tsv" >> "$W/built-$_name.tsv"
 		return
 	fi
 	rm -f "$W/prepare-failed-$_name"
 	# compiled again, so that the log has every warning of every object
-	(cd "$_o" && cut -f1 "$W/objects.tsv" | xargs rm -f)
+	(cd "$_o" && xargs rm -f < "$W/build-$_name.list")
 	# shellcheck disable=SC2046
-	kmake "$_tree" "$_o" -k -j"$jobs" $(cut -f1 "$W/objects.tsv") \
+	kmake "$_tree" "$_o" -k -j"$jobs" $(cat "$W/build-$_name.list") \
 		> "$W/logs/$_name.log" 2>&1
 	log_warnings "$W/logs/$_name.log" "$_tree" > "$W/warnings-$_name.txt"
-	cut -f1 "$W/objects.tsv" | while read -r obj; do
+	while read -r obj; do
 		# kbuild deletes the target of a failed command
 		if [ -f "$_o/$obj" ]; then
 			printf '%s\tok\t-\n' "$obj"
@@ -551,7 +564,8 @@ build() {
 			continue
 		fi
 		printf '%s\tfail\t%s\n' "$obj" "$(first_error "$_log" "$_tree")"
-	done > "$W/built-$_name.tsv"
+	done < "$W/build-$_name.list" > "$W/built-$_name.tsv"
+	cat "$W/notbuilt-$_name.tsv" >> "$W/built-$_name.tsv"
 }
 
 # col FILE OBJ N: field N of OBJ's line in FILE
@@ -562,7 +576,7 @@ col() {
 rc=0
 t_tc='' t_eq='' t_idem=''
 if [ $((do_tc + do_eq)) -gt 0 ]; then
-	objlist
+	objlist "$kernel" plain "$W/objlist" "$W/objs-in-config.txt"
 	select_objects
 	n_obj=$(wc -l < "$W/objects.tsv")
 	n_all=$(wc -l < "$W/objects.all")
@@ -579,8 +593,11 @@ if [ $do_tc = 1 ] && [ "$n_obj" -gt 0 ]; then
 	configure "$converted" "$W/build-typecheck" typecheck
 	build "$converted" "$W/build-typecheck" typecheck
 	if [ $rt = 1 ]; then
+		objlist "$converted" typecheck-rt "$W/objlist-rt" \
+			"$W/objs-in-config-rt.txt"
 		configure "$converted" "$W/build-typecheck-rt" typecheck-rt
-		build "$converted" "$W/build-typecheck-rt" typecheck-rt
+		build "$converted" "$W/build-typecheck-rt" typecheck-rt \
+			"$W/objs-in-config-rt.txt"
 	fi
 	t_tc=$(($(date +%s) - s))
 fi
@@ -687,7 +704,7 @@ count() { # count FIELD VALUE
 		"$W/results.tsv"
 }
 tc_ok=$(count 3 ok) tc_fail=$(count 3 fail)
-rt_ok=$(count 5 ok) rt_fail=$(count 5 fail)
+rt_ok=$(count 5 ok) rt_fail=$(count 5 fail) rt_nb=$(count 5 notbuilt)
 eq_id=$(count 7 identical) eq_lines=$(count 7 lines)
 eq_diff=$(count 7 differs) eq_fail=$(count 7 failed)
 [ $((tc_fail + rt_fail + eq_diff + eq_fail + new_warn)) -eq 0 ] || rc=1
@@ -719,7 +736,7 @@ secs=$(($(date +%s) - start))
 			"$n_skip changed .c not built"
 	[ $do_tc = 1 ] &&
 		echo "typecheck:  $tc_ok ok, $tc_fail failed$([ $rt = 1 ] &&
-			echo "; with PREEMPT_RT: $rt_ok ok, $rt_fail failed")"
+			echo "; with PREEMPT_RT: $rt_ok ok, $rt_fail failed, $rt_nb not built by its configuration")"
 	for f in "$W"/prepare-failed-*; do
 		[ -f "$f" ] || continue
 		echo "            ${f##*/prepare-failed-}: kbuild prepare failed: $(cat "$f")"
@@ -779,7 +796,8 @@ jq -S -n --rawfile res "$W/results.tsv" --rawfile skipped "$W/skipped.txt" \
 		typecheck: {ok: n("typecheck"; "ok"),
 			    failed: n("typecheck"; "fail"),
 			    rt_ok: n("typecheck_rt"; "ok"),
-			    rt_failed: n("typecheck_rt"; "fail")},
+			    rt_failed: n("typecheck_rt"; "fail"),
+			    rt_not_built: n("typecheck_rt"; "notbuilt")},
 		code: {identical: n("code"; "identical"),
 		       lines: n("code"; "lines"),
 		       differs: n("code"; "differs"),
