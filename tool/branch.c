@@ -821,25 +821,38 @@ static void evidence_text(struct sb *sb, json_t *l)
 			json_str(step, "at"));
 }
 
-static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
-			 json_t *cls, const char *meta, bool reuse,
-			 const struct strset *among, json_t **changed)
+/*
+ * Convert into the branch's tree, the stage's files in @co->meta_dir:
+ * @reuse, a keep stage (only the files holding kept locks, over the tree
+ * the first stage wrote); @among, only these files (NULL: all).
+ */
+static int run_stage(struct branch *b, struct scan *s, json_t *inv,
+		     json_t *cls, const char *meta, bool reuse,
+		     const struct strset *among, bool select_only, json_t **res)
 {
 	struct convert_opts co = {
 		.out_tree = b->conv, .reuse_target = reuse, .only_kept = reuse,
 		.sparse_target = true, .among = among,
-		.meta_dir = meta, .cache_dir = b->cache,
-		.jobs = b->o->jobs, .timeout = b->o->timeout, .batch = 0,
-		.quiet = b->o->quiet,
+		.select_only = select_only, .meta_dir = meta,
+		.cache_dir = b->cache, .jobs = b->o->jobs,
+		.timeout = b->o->timeout, .batch = 0,
+		.quiet = b->o->quiet || select_only,
 	};
-	json_t *res = NULL;
-	int rc;
 
 	if (mkdir_p(meta) < 0) {
 		error("%s: %s", meta, strerror(errno));
 		return EXIT_ENV;
 	}
-	rc = convert_run(&co, s, inv, cls, &res);
+	return convert_run(&co, s, inv, cls, res);
+}
+
+static int convert_stage(struct branch *b, struct scan *s, json_t *inv,
+			 json_t *cls, const char *meta, bool reuse,
+			 const struct strset *among, json_t **changed)
+{
+	json_t *res = NULL;
+	int rc = run_stage(b, s, inv, cls, meta, reuse, among, false, &res);
+
 	if (res) {
 		write_json(meta, "convert.json", res);
 		*changed = json_incref(json_object_get(res, "changed_files"));
@@ -867,22 +880,10 @@ static int kept_files(struct branch *b, struct scan *s, json_t *inv,
 {
 	json_t *cls = keep_upto(rep, (int)ARRAY_SIZE(keep_classes) - 1, NULL);
 	char *meta = xasprintf("%s/keep-select", b->work);
-	struct convert_opts co = {
-		.out_tree = b->conv, .reuse_target = true, .only_kept = true,
-		.sparse_target = true, .select_only = true, .meta_dir = meta,
-		.cache_dir = b->cache, .jobs = b->o->jobs,
-		.timeout = b->o->timeout, .quiet = true,
-	};
 	json_t *res = NULL, *f;
 	size_t i;
-	int rc;
+	int rc = run_stage(b, s, inv, cls, meta, true, NULL, true, &res);
 
-	if (mkdir_p(meta) < 0) {
-		error("%s: %s", meta, strerror(errno));
-		rc = EXIT_ENV;
-	} else {
-		rc = convert_run(&co, s, inv, cls, &res);
-	}
 	json_array_foreach(json_object_get(res, "selected"), i, f)
 		strset_add(among, json_string_value(f));
 	json_decref(res);
