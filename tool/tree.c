@@ -196,6 +196,7 @@ bool prefilter_match(const char *data, size_t len)
 /* A C file the walk found, and what reading it told (by a reader). */
 struct cand {
 	char *rel;
+	bool is_c;		/* a .c file (else a .h) */
 	int err;		/* errno of the read, or 0 */
 	bool match;		/* it uses a word of tokens[] */
 	char **incl;		/* the .c files it includes by a plain name */
@@ -302,7 +303,9 @@ static void skip(struct tree *t, const char *rel, const char *why)
 /* A .c or .h file: read later, by read_cands(). */
 static void consider(struct walk *w, const char *rel)
 {
-	if (!has_suffix(rel, ".c") && !has_suffix(rel, ".h"))
+	bool is_c = has_suffix(rel, ".c");
+
+	if (!is_c && !has_suffix(rel, ".h"))
 		return;
 	w->t->nwalked++;
 	if (!utf8_valid(rel)) {
@@ -311,6 +314,7 @@ static void consider(struct walk *w, const char *rel)
 	}
 	ALLOC_GROW(w->cands, w->ncands, w->acands);
 	memset(&w->cands[w->ncands], 0, sizeof(*w->cands));
+	w->cands[w->ncands].is_c = is_c;
 	w->cands[w->ncands++].rel = xstrdup(rel);
 }
 
@@ -339,7 +343,7 @@ static void *reader(void *arg)
 			continue;
 		}
 		/* every .c file's includes, whether or not it matches itself */
-		if (has_suffix(c->rel, ".c"))
+		if (c->is_c)
 			included_c_files(c, data, len);
 		c->match = c->nincl || prefilter_match(data, len);
 		free(data);
@@ -372,16 +376,15 @@ static void read_cands(struct walk *w)
 	pthread_mutex_destroy(&w->lock);
 	for (k = 0; k < w->ncands; k++) {
 		struct cand *c = &w->cands[k];
-		bool is_c = has_suffix(c->rel, ".c");
 		bool in = !w->t->only || in_only(w->t->only, c->rel);
 
 		if (c->err) {
 			skip(w->t, c->rel, strerror(c->err));
-		} else if (c->match && is_c && in) {
+		} else if (c->match && c->is_c && in) {
 			ALLOC_GROW(w->tus, w->ntus, w->atus);
 			w->tus[w->ntus++] = c->rel;
 			c->rel = NULL;
-		} else if (c->match && !is_c) {
+		} else if (c->match && !c->is_c) {
 			ALLOC_GROW(w->hdrs, w->nhdrs, w->ahdrs);
 			w->hdrs[w->nhdrs++] = c->rel;
 			c->rel = NULL;
