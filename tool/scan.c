@@ -80,6 +80,8 @@ static int scan_job(size_t i, void *data)
 		} else {
 			json_decref(alt);
 		}
+		if (facts)
+			json_object_set_new(facts, "reparsed", json_true());
 	}
 	if (!facts) {
 		fprintf(stderr, "rtlock: %s\n", err);
@@ -256,6 +258,7 @@ static size_t load_facts(struct scan *s, size_t *redo)
 			continue;
 		}
 		tu->loaded = true;
+		s->reparsed += json_is_true(json_object_get(f, "reparsed"));
 		tu->errors = json_integer_value(json_object_get(f, "errors"));
 		fe = json_object_get(f, "first_error");
 		if (tu->errors) {
@@ -737,12 +740,13 @@ json_t *scan_inventory(struct scan *s)
 		s->hdr_facts, "tool", json_string(RTLOCK_VERSION), "tus", tus,
 		"locks", locks, "sites", c.sites, "unresolved", c.unresolved,
 		"summary",
-		json_pack("{sisisisisisisisisisisosisisf}", "files_walked",
+		json_pack("{sisisisisisisisisisisisosisisf}", "files_walked",
 			  (int)s->tree.nwalked, "skipped", (int)s->tree.nskipped,
 			  "tus", (int)s->ntus,
 			  "headers_matched", (int)s->tree.nheaders, "parsed",
 			  s->parsed, "cached", s->cached, "with_errors",
-			  s->with_errors, "failed", s->failed, "api_sites",
+			  s->with_errors, "reparsed", s->reparsed, "failed",
+			  s->failed, "api_sites",
 			  c.spin_sites, "api_sites_resolved", c.spin_resolved,
 			  "locks", kinds, "functions", (int)nf, "uses",
 			  (int)json_array_size(c.sites), "seconds",
@@ -785,8 +789,8 @@ void scan_print_summary(struct scan *s, json_t *inv, FILE *out)
 		s->tree.nwalked, s->tree.ntus, s->tree.nheaders,
 		s->tree.nskipped, json_array_size(s->not_built));
 	fprintf(out, "TUs:    %u parsed, %u from cache, %u with errors, "
-		     "%u failed\n",
-		s->parsed, s->cached, s->with_errors, s->failed);
+		     "%u failed; %u parsed again without the prelude\n",
+		s->parsed, s->cached, s->with_errors, s->failed, s->reparsed);
 	fprintf(out, "locks:  %d spinlock_t, %d raw_spinlock_t (",
 		summary_int(kinds, "spinlock_t"),
 		summary_int(kinds, "raw_spinlock_t"));

@@ -46,7 +46,7 @@ struct scan {
 	size_t ntus;
 	struct prog prog;
 	struct strset hdr_seen;	/* keys of the header facts loaded */
-	unsigned parsed, cached, with_errors, failed, hdr_facts;
+	unsigned parsed, cached, with_errors, reparsed, failed, hdr_facts;
 	json_t *not_built;	/* [{file, option}]: the config leaves them out */
 	double t_prefilter, t_parse, t_link;
 };
