@@ -8,6 +8,10 @@
 #             are taken from its record)
 #   rebuild   the same without the branch records: the conversion and
 #             the commits made again, from the per-file caches
+#   onefile   a warm regen after one C file changed: a hard-linked copy
+#             of the tree is run once (onecopy: its release repository is
+#             filled), then lib/ratelimit.c gets a new lock and a function
+#             taking it, and the copy is run again
 #   classify  rtlock classify from the warm cache
 #   audit     rtlock audit --no-whitelist (precision/recall vs raw locks)
 #   spatch    the peer: one plain spatch -j JOBS run of the same rules over
@@ -26,7 +30,7 @@ kernel=$1 cache=$2 next=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rtlock=$top/tool/rtlock
 jobs=${JOBS:-$(nproc)}
-only=${BENCH_ONLY:-floor cold warm rebuild classify audit spatch next}
+only=${BENCH_ONLY:-floor cold warm rebuild onefile classify audit spatch next}
 out=$(mktemp -d /tmp/rtlock-bench-XXXXXX)
 log=$out/times
 printf '%-10s %10s %10s %10s\n' stage wall_s cpu_s peak_MiB > "$log"
@@ -69,6 +73,30 @@ want warm && regen warm "$kernel"
 if want rebuild; then
 	rm -rf "$cache/branches"
 	regen rebuild "$kernel"
+fi
+if want onefile; then
+	copy=$out/onefile-tree
+	cp -al "$kernel" "$copy"
+	rm -rf "$copy/.git"
+	regen onecopy "$copy"
+	# a new file, not a write through the hard link into $kernel
+	{ cat "$copy/lib/ratelimit.c"; cat <<'EOF'
+
+/* added by rtlock's benchmark: a lock and a function that takes it */
+static DEFINE_SPINLOCK(rtlock_bench_lock);
+static unsigned long rtlock_bench_count;
+
+static void __maybe_unused rtlock_bench_touch(void)
+{
+	spin_lock(&rtlock_bench_lock);
+	rtlock_bench_count++;
+	spin_unlock(&rtlock_bench_lock);
+}
+EOF
+	} > "$copy/lib/ratelimit.c.new"
+	mv "$copy/lib/ratelimit.c.new" "$copy/lib/ratelimit.c"
+	regen onefile "$copy"
+	rm -rf "$copy"
 fi
 want classify && measure classify "$rtlock" classify -q --no-whitelist \
 	-j "$jobs" -C "$cache" -o "$out/classify" "$kernel"
