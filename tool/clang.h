@@ -64,6 +64,7 @@
 	X(clang_getTypedefDeclUnderlyingType) \
 	X(clang_getTypedefName) \
 	X(clang_isCursorDefinition) \
+	X(clang_isFileMultipleIncludeGuarded) \
 	X(clang_isExpression) \
 	X(clang_parseTranslationUnit2) \
 	X(clang_visitChildren)
@@ -133,6 +134,8 @@ int clang_load(void);
 #define clang_getTypedefDeclUnderlyingType (clang_api.p_clang_getTypedefDeclUnderlyingType)
 #define clang_getTypedefName (clang_api.p_clang_getTypedefName)
 #define clang_isCursorDefinition (clang_api.p_clang_isCursorDefinition)
+#define clang_isFileMultipleIncludeGuarded \
+	(clang_api.p_clang_isFileMultipleIncludeGuarded)
 #define clang_isExpression (clang_api.p_clang_isExpression)
 #define clang_parseTranslationUnit2 (clang_api.p_clang_parseTranslationUnit2)
 #define clang_visitChildren (clang_api.p_clang_visitChildren)

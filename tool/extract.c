@@ -133,7 +133,15 @@ struct xfile *xfile_of(struct xtu *t, CXFile f)
 	clang_disposeString(name);
 	fi->impl = fi->in_tree && is_lock_impl_file(fi->rel);
 	/* the first file is the main one, set up by extract_tu() */
-	if (t->main && fi->in_tree && !fi->impl && t->o->hdr_dir) {
+	if (t->main && fi->in_tree && !fi->impl && t->o->hdr_dir &&
+	    !clang_isFileMultipleIncludeGuarded(t->tu, f)) {
+		/*
+		 * No include guard: what it holds depends on its includer
+		 * (a trace header under CREATE_TRACE_POINTS), so its facts
+		 * are this TU's, not those of whichever TU came first.
+		 */
+		fi->inlined = fi->record = true;
+	} else if (t->main && fi->in_tree && !fi->impl && t->o->hdr_dir) {
 		char *p, h[HASH_HEX];
 
 		hash_buf(fi->data, fi->len, h);
@@ -142,7 +150,7 @@ struct xfile *xfile_of(struct xtu *t, CXFile f)
 		fi->record = access(p, F_OK) != 0;
 		free(p);
 	}
-	if (fi->record)
+	if (fi->record && !fi->facts)
 		fi->facts = json_pack("{ss}", "file", fi->rel);
 	HASH_ADD_PTR(t->files, file, fi);
 	return fi;
@@ -777,7 +785,7 @@ json_t *extract_tu(const struct extract_opts *o, const char *path, char *err,
 	unsigned opts = CXTranslationUnit_KeepGoing, nerr;
 	enum CXErrorCode rc;
 	struct xfile *fi, *tmp;
-	json_t *out, *first, *claimed;
+	json_t *out, *first, *claimed, *inlined;
 	char *full = path[0] == '/' ? xstrdup(path)
 				    : xasprintf("%s/%s", o->root, path);
 
@@ -814,13 +822,19 @@ json_t *extract_tu(const struct extract_opts *o, const char *path, char *err,
 	if (first)
 		json_object_set_new(out, "first_error", first);
 	claimed = json_array();
+	inlined = json_array();
 	HASH_ITER(hh, t.files, fi, tmp) {
 		if (fi->is_main || !fi->record || !fi->facts)
 			continue;
+		if (fi->inlined) {
+			json_array_append(inlined, fi->facts);
+			continue;
+		}
 		write_header_facts(o, fi);
 		json_array_append_new(claimed, json_string(fi->rel));
 	}
 	json_object_set_new(out, "claimed", claimed);
+	json_object_set_new(out, "inlined", inlined);
 	free_tu(&t);
 	clang_disposeTranslationUnit(t.tu);
 	clang_disposeIndex(idx);

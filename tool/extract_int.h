@@ -22,6 +22,7 @@ struct xfile {
 	bool is_main;
 	bool impl;		/* implements the lock API: not a user */
 	bool record;		/* facts of this file are recorded */
+	bool inlined;		/* no include guard: facts in the TU's */
 	json_t *facts;		/* {"file", "locks", "funcs", ...} */
 	char key[33];		/* header facts key */
 	UT_hash_handle hh;

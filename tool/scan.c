@@ -142,18 +142,29 @@ static void make_salt(struct scan *s, const char *prelude_hash)
  * with their keys in @keys; -1 when one is missing (its entry was corrupt,
  * or could not be written): parsing the TU again writes it.
  */
-static int header_facts(struct scan *s, json_t *deps, json_t *out,
+static bool is_inlined(json_t *facts, const char *rel)
+{
+	json_t *hf;
+	size_t i;
+
+	json_array_foreach(json_object_get(facts, "inlined"), i, hf)
+		if (!strcmp(json_str(hf, "file"), rel))
+			return true;
+	return false;
+}
+
+static int header_facts(struct scan *s, json_t *facts, json_t *out,
 			struct strset *keys)
 {
 	const char *rel;
 	json_t *v;
 
-	json_object_foreach(deps, rel, v) {
+	json_object_foreach(json_object_get(facts, "deps"), rel, v) {
 		char key[33], *path;
 		json_t *hf;
 
 		if (rel[0] == '/' || !json_is_string(v) ||
-		    is_lock_impl_file(rel))
+		    is_lock_impl_file(rel) || is_inlined(facts, rel))
 			continue;
 		header_key(s->salt, rel, json_string_value(v), key);
 		if (strset_has(&s->hdr_seen, key) || !strset_add(keys, key))
@@ -176,6 +187,8 @@ static void add_tu_facts(struct scan *s, json_t *f, json_t *hdrs,
 	json_t *hf;
 
 	prog_add_facts(&s->prog, f);
+	json_array_foreach(json_object_get(f, "inlined"), i, hf)
+		prog_add_facts(&s->prog, hf);
 	json_array_foreach(hdrs, i, hf) {
 		prog_add_facts(&s->prog, hf);
 		s->hdr_facts++;
@@ -218,12 +231,8 @@ static size_t load_facts(struct scan *s, size_t *redo)
 		struct strset keys = { 0 };
 
 		if (f) {
-			header_facts(s, json_object_get(f, "deps"), hdrs, &keys);
-			json_array_foreach(hdrs, i, f)
-				prog_add_facts(&s->prog, f);
-			for (i = 0; i < keys.n; i++)
-				strset_add(&s->hdr_seen, keys.v[i]);
-			s->hdr_facts += json_array_size(hdrs);
+			header_facts(s, f, hdrs, &keys);
+			add_tu_facts(s, f, hdrs, &keys);
 		}
 		json_decref(f);
 		json_decref(hdrs);
@@ -240,8 +249,7 @@ static size_t load_facts(struct scan *s, size_t *redo)
 			continue;
 		f = load_tu_facts(s, tu->key, tu->file);
 		hdrs = json_array();
-		if (!f || (header_facts(s, json_object_get(f, "deps"), hdrs,
-					&keys) < 0 && redo)) {
+		if (!f || (header_facts(s, f, hdrs, &keys) < 0 && redo)) {
 			json_decref(f);
 			json_decref(hdrs);
 			strset_free(&keys);

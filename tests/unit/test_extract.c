@@ -242,11 +242,92 @@ static void macro_from_pch(void **state)
 	free(fx);
 }
 
+/* The names of the functions in facts @f, comma-separated, in order. */
+static char *func_names(json_t *f)
+{
+	struct sb sb = SB_INIT;
+	json_t *fn;
+	size_t i;
+
+	json_array_foreach(json_object_get(f, "funcs"), i, fn)
+		sb_addf(&sb, "%s,", json_string_value(json_object_get(fn, "name")));
+	return xstrdup(sb_str(&sb));
+}
+
+/*
+ * A header without an include guard (a trace header: what it defines
+ * depends on CREATE_TRACE_POINTS) is the TU's, in its "inlined" facts,
+ * whichever TU comes first; a guarded header is claimed once.
+ */
+static void unguarded_header(void **state)
+{
+	static const char trace_h[] =
+		"void ext(void);\n"
+		"#ifdef MAKE_BODY\n"
+		"void made_here(void) { ext(); }\n"
+		"#endif\n"
+		"static inline void declared(void) { ext(); }\n";
+	static const char guard_h[] =
+		"#ifndef G_H\n#define G_H\n"
+		"void ext(void);\n"
+		"static inline void guarded(void) { ext(); }\n"
+		"#endif\n";
+	static const char *const tus[][2] = {
+		{ "a.c", "#include \"t.h\"\n#include \"g.h\"\n" },
+		{ "b.c", "#define MAKE_BODY\n#include \"t.h\"\n"
+			 "#include \"g.h\"\n" },
+	};
+	char dir[] = "/tmp/rtlock-guard-XXXXXX", err[256];
+	char *hdrs, *p, *names;
+	const char *args[] = { "-nostdinc" };
+	struct extract_opts o = { dir, args, 1, NULL, "", 0, NULL, NULL };
+	json_t *f[2], *inl;
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(clang_load(), 0);
+	hdrs = xasprintf("%s/.hdr", dir);
+	o.hdr_dir = hdrs;
+	p = xasprintf("%s/t.h", dir);
+	assert_int_equal(write_file_atomic(p, trace_h, strlen(trace_h)), 0);
+	free(p);
+	p = xasprintf("%s/g.h", dir);
+	assert_int_equal(write_file_atomic(p, guard_h, strlen(guard_h)), 0);
+	free(p);
+	for (i = 0; i < 2; i++) {
+		p = xasprintf("%s/%s", dir, tus[i][0]);
+		assert_int_equal(write_file_atomic(p, tus[i][1],
+						   strlen(tus[i][1])), 0);
+		free(p);
+		f[i] = extract_tu(&o, tus[i][0], err, sizeof(err));
+		assert_non_null(f[i]);
+		inl = json_object_get(f[i], "inlined");
+		assert_int_equal(json_array_size(inl), 1);
+		assert_string_equal(json_string_value(json_object_get(
+			json_array_get(inl, 0), "file")), "t.h");
+	}
+	/* a.c came first: it claimed g.h, b.c did not */
+	assert_int_equal(json_array_size(json_object_get(f[0], "claimed")), 1);
+	assert_int_equal(json_array_size(json_object_get(f[1], "claimed")), 0);
+	names = func_names(json_array_get(json_object_get(f[0], "inlined"), 0));
+	assert_string_equal(names, "declared,");
+	free(names);
+	names = func_names(json_array_get(json_object_get(f[1], "inlined"), 0));
+	assert_string_equal(names, "made_here,declared,");
+	free(names);
+	json_decref(f[0]);
+	json_decref(f[1]);
+	remove_tree(dir);
+	free(hdrs);
+}
+
 int test_extract(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(facts_of_a_file),
 		cmocka_unit_test(macro_from_pch),
+		cmocka_unit_test(unguarded_header),
 	};
 	return cmocka_run_group_tests_name("extract", tests, NULL, NULL);
 }
