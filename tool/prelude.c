@@ -83,7 +83,8 @@ static void read_deps(struct prelude *p, struct cache *c, const char *depfile,
 	hasher_adds(&h, text);
 	for (tok = deps ? strtok_r(deps, " \t\n\\", &save) : NULL; tok;
 	     tok = strtok_r(NULL, " \t\n\\", &save)) {
-		if (has_suffix(tok, ":"))
+		/* its text is hashed; its path is the tree's prelude folder */
+		if (has_suffix(tok, ":") || !strcmp(tok, p->header))
 			continue;
 		hasher_adds_rooted(&h, tok, root);
 		hasher_adds(&h, cache_file_hash(c, tok));

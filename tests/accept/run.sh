@@ -26,6 +26,9 @@
 #                (none now) fail the type check, no other may
 #   reproducible the second run (warm cache, new output) makes a branch
 #                with the same head SHA
+#   relocatable a hard-linked copy of the tree at another path is scanned
+#                from the cache alone (facts are keyed by content and
+#                relative paths, the prelude's included)
 #
 # Options:
 #   --work DIR     work directory, kept afterwards (default: a temporary
@@ -174,4 +177,16 @@ h1=$(jq -r .head "$work/out1/summary.json")
 h2=$(jq -r .head "$work/out2/summary.json")
 [ "$h1" = "$h2" ] || fail "branch heads differ: $h1 $h2"
 say "branch head $h1 on both runs"
+
+step "a copy of the tree elsewhere: every TU's facts from the cache"
+rm -rf "$work/copy"
+# hard links, or a copy when the tree is on another file system
+cp -al "$kernel" "$work/copy" 2>/dev/null ||
+	{ rm -rf "$work/copy"; cp -a "$kernel" "$work/copy"; }
+"$rtlock" scan -q -j"$jobs" -C "$work/cache" -o "$work/out-copy" \
+	--only "$slice" "$work/copy" || fail "rtlock scan of the copy failed"
+parsed=$(jq .summary.parsed "$work/out-copy/scan.json")
+[ "$parsed" = 0 ] || fail "$parsed TUs parsed again in a copy of the tree"
+rm -rf "$work/copy"
+step_done
 say "all assertions hold"
