@@ -104,6 +104,27 @@ static char *hdr_path(const struct extract_opts *o, const char *key)
 	return header_facts_path(o->hdr_dir, key);
 }
 
+/*
+ * Does this TU record the facts of header @fi?  Yes when no TU has
+ * (their key is the header's path and content); always, as part of the
+ * TU's own facts, when it has no include guard: what it holds then
+ * depends on its includer (a trace header under CREATE_TRACE_POINTS).
+ */
+static void claim_header(struct xtu *t, struct xfile *fi)
+{
+	char *p, h[HASH_HEX];
+
+	if (!clang_isFileMultipleIncludeGuarded(t->tu, fi->file)) {
+		fi->inlined = fi->record = true;
+		return;
+	}
+	hash_buf(fi->data, fi->len, h);
+	header_key(t->o->salt, fi->rel, h, fi->key);
+	p = hdr_path(t->o, fi->key);
+	fi->record = access(p, F_OK) != 0;
+	free(p);
+}
+
 struct xfile *xfile_of(struct xtu *t, CXFile f)
 {
 	struct xfile *fi;
@@ -133,24 +154,9 @@ struct xfile *xfile_of(struct xtu *t, CXFile f)
 	clang_disposeString(name);
 	fi->impl = fi->in_tree && is_lock_impl_file(fi->rel);
 	/* the first file is the main one, set up by extract_tu() */
-	if (t->main && fi->in_tree && !fi->impl && t->o->hdr_dir &&
-	    !clang_isFileMultipleIncludeGuarded(t->tu, f)) {
-		/*
-		 * No include guard: what it holds depends on its includer
-		 * (a trace header under CREATE_TRACE_POINTS), so its facts
-		 * are this TU's, not those of whichever TU came first.
-		 */
-		fi->inlined = fi->record = true;
-	} else if (t->main && fi->in_tree && !fi->impl && t->o->hdr_dir) {
-		char *p, h[HASH_HEX];
-
-		hash_buf(fi->data, fi->len, h);
-		header_key(t->o->salt, fi->rel, h, fi->key);
-		p = hdr_path(t->o, fi->key);
-		fi->record = access(p, F_OK) != 0;
-		free(p);
-	}
-	if (fi->record && !fi->facts)
+	if (t->main && fi->in_tree && !fi->impl && t->o->hdr_dir)
+		claim_header(t, fi);
+	if (fi->record)
 		fi->facts = json_pack("{ss}", "file", fi->rel);
 	HASH_ADD_PTR(t->files, file, fi);
 	return fi;

@@ -137,11 +137,7 @@ static void make_salt(struct scan *s, const char *prelude_hash)
 	hasher_final(&h, s->salt);
 }
 
-/*
- * The facts of the headers a TU includes that are not loaded yet, in @out
- * with their keys in @keys; -1 when one is missing (its entry was corrupt,
- * or could not be written): parsing the TU again writes it.
- */
+/* Are @rel's facts among the TU's own (a header without a guard)? */
 static bool is_inlined(json_t *facts, const char *rel)
 {
 	json_t *hf;
@@ -153,6 +149,11 @@ static bool is_inlined(json_t *facts, const char *rel)
 	return false;
 }
 
+/*
+ * The facts of the headers a TU includes that are not loaded yet, in @out
+ * with their keys in @keys; -1 when one is missing (its entry was corrupt,
+ * or could not be written): parsing the TU again writes it.
+ */
 static int header_facts(struct scan *s, json_t *facts, json_t *out,
 			struct strset *keys)
 {
