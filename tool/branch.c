@@ -822,7 +822,7 @@ static void evidence_text(struct sb *sb, json_t *l)
 }
 
 /*
- * Convert into the branch's tree, the stage's files in @co->meta_dir:
+ * Convert into the branch's tree, the stage's own files in @meta:
  * @reuse, a keep stage (only the files holding kept locks, over the tree
  * the first stage wrote); @among, only these files (NULL: all).
  */

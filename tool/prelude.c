@@ -177,6 +177,7 @@ int prelude_build(struct prelude *p, const struct tree *t,
 	}
 	rc = compile_pch(p, kb, cc, sb_str(&text), dep, log, tmp);
 	if (rc && text.len > ncommon) {
+		text.len = ncommon;
 		text.buf[ncommon] = '\0';
 		rc = compile_pch(p, kb, cc, text.buf, dep, log, tmp);
 	}
