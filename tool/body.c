@@ -18,6 +18,8 @@
  *   ["loop", [body]]  ["do", [body]]  ["forever", [body]]
  *   ["switch", [body]]  ["case"]
  *   ["ret"]  ["break"]  ["cont"]  ["goto", label]  ["label", label]
+ *   ["noret"]  after a call of a function that does not return
+ *              (__noreturn: do_exit(), panic(); __builtin_unreachable())
  *
  * "at" is where the API name is written ("file:line:col"), which differs
  * from the line of use when the call sits in a macro.
@@ -90,6 +92,24 @@ static char *callee_name(CXCursor call)
 	n = xstrdup(clang_getCString(s));
 	clang_disposeString(s);
 	return n;
+}
+
+/*
+ * Does @call never return?  The kernel's __noreturn is a GNU attribute,
+ * which clang keeps in the function's type, not as an attribute cursor.
+ */
+static bool calls_noreturn(CXCursor call)
+{
+	CXCursor ref = clang_getCursorReferenced(call);
+	CXString s;
+	bool noret;
+
+	if (clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+		return false;
+	s = clang_getTypeSpelling(clang_getCursorType(ref));
+	noret = strstr(clang_getCString(s), "__attribute__((noreturn))");
+	clang_disposeString(s);
+	return noret;
 }
 
 /* First expression of lock-pointer type in a pre-order walk of @c. */
@@ -608,8 +628,12 @@ static void walk_call(struct xfn *f, CXCursor c)
 		emit(f, json_pack("[sis]", "call", line, callee));
 		goto out;
 	}
-	if (callee && callee_is_impl(f, c))
-		goto out; /* lock implementation internals */
+	if (callee && callee_is_impl(f, c)) {
+		/* lock implementation internals, or a builtin */
+		if (calls_noreturn(c))
+			emit(f, json_pack("[s]", "noret"));
+		goto out;
+	}
 call:
 	ev = json_pack("[sio]", "call", line, callee_of(f, &k));
 	args = call_args(f, &k);
@@ -626,6 +650,8 @@ call:
 	if (consts)
 		json_array_append_new(ev, consts);
 	emit(f, ev);
+	if (calls_noreturn(c))
+		emit(f, json_pack("[s]", "noret"));
 	/*
 	 * functions passed as arguments, and function pointer variables
 	 * ("var": what is stored into them is passed)

@@ -169,6 +169,13 @@ void weigh_entry(struct classify *c, const char *id);
  */
 void own_entry(struct classify *c, const char *id, enum lclass cls,
 	       const char *why, const char *at);
+/*
+ * Function @id, entered in @cls by its own code's choice, even where it is
+ * core code: it holds for the locks of its own component only (an
+ * exception handler that keeps interrupts off, rules/arch.c).
+ */
+void local_entry(struct classify *c, const char *id, enum lclass cls,
+		 const char *why, const char *at);
 void own_acq(struct classify *c, unsigned fn, unsigned acq, enum lclass cls);
 void own_call(struct classify *c, unsigned fn, unsigned call,
 	      enum lclass cls);

@@ -496,6 +496,8 @@ static void run_event(struct frun *r, json_t *ev, struct fstate *st)
 		   !strcmp(op, "do") || !strcmp(op, "forever") ||
 		   !strcmp(op, "switch")) {
 		do_struct(r, op, ev, st);
+	} else if (!strcmp(op, "noret")) {
+		kill_state(st);	/* nothing after it runs, nor returns */
 	} else if (!strcmp(op, "ret")) {
 		st_join(&r->exit, st);
 		kill_state(st);

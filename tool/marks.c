@@ -18,8 +18,8 @@
 #include "rules/rules.h"
 #include "util.h"
 
-enum mark_kind { MARK_ENTRY, MARK_OWN_ENTRY, MARK_OWN_ACQ, MARK_OWN_CALL,
-		 MARK_WEIGH };
+enum mark_kind { MARK_ENTRY, MARK_OWN_ENTRY, MARK_LOCAL_ENTRY, MARK_OWN_ACQ,
+		 MARK_OWN_CALL, MARK_WEIGH };
 
 struct mark {
 	enum mark_kind kind;
@@ -54,6 +54,11 @@ static void apply(struct classify *c, const struct mark *m)
 	case MARK_OWN_ENTRY:
 		if (own_turn(c, m->fn))
 			entry_in(c, m->fn, m->cls, m->why, m->at, f->own_scope);
+		break;
+	case MARK_LOCAL_ENTRY:
+		/* a component's choice, in the component pass */
+		if (c->own_pass && !f->off_rt)
+			entry_in(c, m->fn, m->cls, m->why, m->at, (int)f->comp);
 		break;
 	case MARK_OWN_ACQ:
 		if (own_turn(c, m->fn))
@@ -105,6 +110,15 @@ void own_entry(struct classify *c, const char *id, enum lclass cls,
 
 	if (fn >= 0)
 		mark(c, MARK_OWN_ENTRY, cls, fn, 0, why, at);
+}
+
+void local_entry(struct classify *c, const char *id, enum lclass cls,
+		 const char *why, const char *at)
+{
+	int fn = func_index(c, id);
+
+	if (fn >= 0)
+		mark(c, MARK_LOCAL_ENTRY, cls, fn, 0, why, at);
 }
 
 void own_acq(struct classify *c, unsigned fn, unsigned acq, enum lclass cls)

@@ -66,6 +66,14 @@ static const char src[] =
 	"\tif (!fast)\n"					      /* 53 */
 	"\t\thelper(x->lockp);\n"
 	"\treturn m(x, 1);\n"				      /* 55 */
+	"}\n"
+	"void die(void) __attribute__((__noreturn__));\n"   /* 57 */
+	"int q(struct s *x)\n"
+	"{\n"
+	"\tif (x->lockp)\n"
+	"\t\tdie();\n"					      /* 61 */
+	"\tspin_lock(&x->lock);\n"
+	"\treturn 0;\n"
 	"}\n";
 
 static json_t *extract(char *dir)
@@ -173,6 +181,10 @@ static void facts_of_a_file(void **state)
 	ir = dump(json_object_get(func(f, "m"), "ir"));
 	assert_non_null(strstr(ir, "[[\"if\",[],[[\"call\",54,\"t.c:helper\","));
 	assert_non_null(strstr(ir, "[\"call\",55,\"m\",null,[null,1]]"));
+	free(ir);
+	/* nothing runs after a call of a __noreturn function */
+	ir = dump(json_object_get(func(f, "q"), "ir"));
+	assert_non_null(strstr(ir, "[\"call\",61,\"die\"],[\"noret\"]]"));
 	free(ir);
 	json_decref(f);
 	remove_tree(dir);

@@ -295,7 +295,13 @@ static void control_flow(void **state)
 		 "[\"lock\", 2, \"acquire\", \"spin_lock\", \"L:C\", \"a\"],"
 		 "[\"lock\", 3, \"release\", \"spin_unlock\", \"L:C\", \"a\"],"
 		 "[\"ctx\", 4, \"irq\", -1, \"local_irq_restore\"],"
-		 "[\"lock\", 5, \"acquire\", \"spin_lock\", \"L:D\", \"a\"]]}]");
+		 "[\"lock\", 5, \"acquire\", \"spin_lock\", \"L:D\", \"a\"]]},"
+		 /* if (dying) { local_irq_disable; do_task_dead(); } lock E */
+		 "{\"id\": \"n\", \"ir\": ["
+		 "[\"if\", [[\"ctx\", 1, \"irq\", 1, \"local_irq_disable\"],"
+		 "[\"call\", 2, \"do_task_dead\"], [\"noret\"]], []],"
+		 "[\"lock\", 3, \"acquire\", \"spin_lock\", \"L:E\", \"a\"],"
+		 "[\"lock\", 4, \"release\", \"spin_unlock\", \"L:E\", \"a\"]]}]");
 	prog_link(&p);
 	s = run(&p, "g");
 	assert_int_equal(s.n, 6);
@@ -309,6 +315,10 @@ static void control_flow(void **state)
 	assert_int_equal(s.irq[2], 0);
 	/* "i" returns holding D on its only path: a wrapper of D */
 	assert_int_equal(prog_func(&p, "i")->acquires.n, 1);
+	/* the branch that does not return leaves interrupts as they were */
+	s = run(&p, "n");
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.irq[0], 0);
 	prog_free(&p);
 }
 
