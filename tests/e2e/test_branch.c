@@ -334,6 +334,74 @@ static void release(void **state)
 }
 
 /* A port that does not apply: the rejected hunk named, no branch made. */
+/* Are rt-@name's patches git format-patch's of @base..rt-@name? */
+static bool patches_as_git_writes(const char *base, const char *name)
+{
+	return !run(NULL, "cd %s && rm -rf %s/fp && git format-patch -q "
+			  "--numbered --no-signature --full-index --no-renames "
+			  "-o %s/fp %s..rt-%s && cd %s/out-rt-%s/series && "
+			  "test $(ls | wc -l) = $(($(ls %s/fp | wc -l) + 1)) && "
+			  "for f in %s/fp/*; do cmp -s $f ${f##*/} || exit 1; done",
+		    repo, work, work, base, name, work, name, work, work);
+}
+
+/* The number of patches the cache holds. */
+static unsigned cached_patches(void)
+{
+	char *n = git_out("find %s/cache/patches -type f | wc -l", work);
+	unsigned v = (unsigned)strtoul(n, NULL, 10);
+
+	free(n);
+	return v;
+}
+
+/*
+ * The patches are git's byte for byte, whether git formatted them all at
+ * once (rt-a, a cold cache), or they come from the cache under their
+ * commits' new names, or git formatted them one by one: on a new base of
+ * the same date (the series' dates follow it) with one converted file
+ * changed, only its folder's commit is new.
+ */
+static void patches_reused(void **state)
+{
+	unsigned before, n;
+	char *err;
+
+	(void)state;
+	assert_true(patches_as_git_writes("v6.1", "a"));
+	before = cached_patches();
+	assert_int_equal(run(NULL, "cd %s && export GIT_INDEX_FILE=%s/next.idx "
+				   "GIT_COMMITTER_DATE='1700000000 +0000' "
+				   "GIT_AUTHOR_DATE='1700000000 +0000' && git read-tree v6.1 && b=$({ git show "
+				   "v6.1:kernel/panic.c; echo '/* next */'; } | "
+				   "git hash-object -w --stdin) && git "
+				   "update-index --cacheinfo 100644,$b,"
+				   "kernel/panic.c && c=$(git commit-tree -p v6.1 "
+				   "-m next $(git write-tree)) && git tag "
+				   "v6.1-next $c",
+			     repo, work),
+			 0);
+	assert_int_equal(branch(NULL, "rt-n", "--base v6.1-next --identity "
+					      "'A U Thor <a@example.org>'"),
+			 0);
+	assert_true(patches_as_git_writes("v6.1-next", "n"));
+	n = cached_patches() - before;
+	assert_int_equal(n, 1);
+	/* a corrupt entry is said, dropped and formatted again */
+	assert_int_equal(run(NULL, "rm -rf %s/cache/series && for f in $(find "
+				   "%s/cache/patches -type f); do echo x >> $f; "
+				   "done", work, work),
+			 0);
+	assert_int_equal(branch(&err, "rt-n2", "--base v6.1-next "
+					      "--identity 'A U Thor "
+					      "<a@example.org>'"),
+			 0);
+	assert_non_null(strstr(err, "corrupt cache entry ignored (checksum "
+				    "mismatch)"));
+	free(err);
+	assert_true(patches_as_git_writes("v6.1-next", "n2"));
+}
+
 static void patch_rejected(void **state)
 {
 	char *dir = xasprintf("%s/bad-patches/6.1", work), *path, *err, *after;
@@ -387,6 +455,7 @@ int test_branch(void)
 		cmocka_unit_test(dirty),
 		cmocka_unit_test(release),
 		cmocka_unit_test(patch_rejected),
+		cmocka_unit_test(patches_reused),
 	};
 	return cmocka_run_group_tests_name("branch", tests, setup, teardown);
 }
