@@ -10,11 +10,27 @@
  *   {name, at: "file:line", flows?}
  *
  * "at" is where the declared name is written (in a macro's body for a
- * declaration a macro makes), "flows" the target of what it holds.
+ * declaration a macro makes, unless its type is inferred: then where the
+ * macro is used), "flows" the target of what it holds.
  */
 #include <string.h>
 
 #include "extract_int.h"
+
+/* A type written typeof(...) or __auto_type: its initialiser's. */
+static bool is_inferred_type(CXType ty)
+{
+	CXString s;
+	bool inferred = ty.kind == CXType_Auto;
+
+	if (!inferred && ty.kind == CXType_Unexposed) {
+		s = clang_getTypeSpelling(ty);
+		inferred = has_prefix(clang_getCString(s), "typeof") ||
+			   has_prefix(clang_getCString(s), "__typeof");
+		clang_disposeString(s);
+	}
+	return inferred;
+}
 
 static void record_slot(struct xtu *t, struct xfile *fi, CXCursor decl,
 			const char *flows)
@@ -31,7 +47,12 @@ static void record_slot(struct xtu *t, struct xfile *fi, CXCursor decl,
 	at = file_loc(t, loc, &line, NULL, &off);
 	if (!at || !*name)
 		goto out;
-	if (is_macro_loc(t, loc)) {
+	/*
+	 * a declaration a macro makes is one for all its expansions, unless
+	 * its type is inferred (swap()'s typeof(a) __tmp): then each
+	 * expansion's is its own, where the macro is used
+	 */
+	if (is_macro_loc(t, loc) && !is_inferred_type(clang_getCursorType(decl))) {
 		/* declared in the body of the macro expanded here */
 		ident_at(at, off, macro, sizeof(macro));
 		if (!(d = find_macro(t, macro)) ||

@@ -74,6 +74,12 @@ static const char src[] =
 	"\t\tdie();\n"					      /* 61 */
 	"\tspin_lock(&x->lock);\n"
 	"\treturn 0;\n"
+	"}\n"
+	"#define swp(a, b) do { typeof(a) __tmp = (a); (a) = (b); "
+	"(b) = __tmp; } while (0)\n"			      /* 65 */
+	"void sw(spinlock_t *a, spinlock_t *b)\n"
+	"{\n"
+	"\tswp(a, b);\n"				      /* 68 */
 	"}\n";
 
 static json_t *extract(char *dir)
@@ -182,6 +188,10 @@ static void facts_of_a_file(void **state)
 	assert_non_null(strstr(ir, "[[\"if\",[],[[\"call\",54,\"t.c:helper\","));
 	assert_non_null(strstr(ir, "[\"call\",55,\"m\",null,[null,1]]"));
 	free(ir);
+	/* a macro's local of inferred type is each expansion's own */
+	locks = dump(json_object_get(f, "slots"));
+	assert_non_null(strstr(locks, "{\"name\":\"__tmp\",\"at\":\"t.c:68\""));
+	free(locks);
 	/* nothing runs after a call of a __noreturn function */
 	ir = dump(json_object_get(func(f, "q"), "ir"));
 	assert_non_null(strstr(ir, "[\"call\",61,\"die\"],[\"noret\"]]"));
