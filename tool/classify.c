@@ -688,12 +688,19 @@ static void spread_pins(struct classify *c)
 	free(queue);
 }
 
+/*
+ * Unreached code (after `if (IS_ENABLED(CONFIG_PREEMPT_RT)) return;`, or a
+ * call that does not return) takes and calls nothing in any context; its
+ * uses of a lock still pin it (the conversion rewrites them all).
+ */
 static int build_cb(const struct flow_event *e, void *ctx)
 {
 	if (!strcmp(e->kind, "call")) {
-		build_call(ctx, e);
+		if (!e->st->unreached)
+			build_call(ctx, e);
 	} else {
-		build_acq(ctx, e);
+		if (!e->st->unreached)
+			build_acq(ctx, e);
 		build_pin(ctx, e);
 	}
 	return 0;

@@ -124,6 +124,7 @@ static void st_copy(struct fstate *d, const struct fstate *s)
 	d->preempt = s->preempt;
 	d->guard = s->guard;
 	d->guard_nonzero = s->guard_nonzero;
+	d->unreached = s->unreached;
 	for (i = 0; i < s->nheld; i++)
 		st_add(d, s->held[i].target, s->held[i].api, s->held[i].must);
 	for (i = 0; i < s->ndropped; i++)
@@ -148,6 +149,7 @@ static void st_join(struct fstate *d, const struct fstate *s)
 	d->irq_may_on |= s->irq_may_on;
 	d->irq_may_on_here |= s->irq_may_on_here;
 	d->last_ref &= s->last_ref;
+	d->unreached &= s->unreached;
 	if (s->preempt > d->preempt)
 		d->preempt = s->preempt;
 	if (d->guard != s->guard || d->guard_nonzero != s->guard_nonzero)
@@ -280,6 +282,13 @@ static void may_release(struct frun *r, struct fstate *st, const char *t)
 		strset_add(&r->dropped_any, t);
 }
 
+/* Code after a return: reported from scratch, as unreached. */
+static void revive(struct fstate *st)
+{
+	st_init(st, true);
+	st->unreached = true;
+}
+
 static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
 {
 	const char *op = json_string_value(json_array_get(ev, 2));
@@ -287,7 +296,7 @@ static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
 	const char *t = json_string_value(json_array_get(ev, 4));
 
 	if (!st->live)
-		st_init(st, true); /* code after a return: report from scratch */
+		revive(st);
 	report(r, ev, "lock", st);
 	if (!op || !t)
 		return;
@@ -316,7 +325,7 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 	unsigned i;
 
 	if (!st->live)
-		st_init(st, true);
+		revive(st);
 	report(r, ev, "call", st);
 	if (callee && is_count_drop(callee))
 		st->last_ref = true;

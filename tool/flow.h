@@ -18,6 +18,11 @@ struct held {
 
 struct fstate {
 	bool live;
+	/*
+	 * no path reaches here: code after a return (or a call that does
+	 * not return) and before any label, still reported, from scratch
+	 */
+	bool unreached;
 	int irq, preempt;	/* depth of disabling done by hand */
 	bool irq_on;		/* interrupts turned on here, not off since */
 	bool irq_may_on;	/* the same on some path */

@@ -711,10 +711,11 @@ static void report_in_browser(void **state)
 	assert_non_null(dom);
 	/* the filtered table: the locks named irqsoff, and nothing else */
 	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_save_lock"));
+	assert_non_null(strstr(dom, "kernel/irqs_off.c:irqsoff_not_on_rt_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_recursion.c:recursion_irqsoff_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "7 of 155 locks"));
+	assert_non_null(strstr(dom, "8 of 156 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));

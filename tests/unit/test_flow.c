@@ -21,6 +21,7 @@ struct seen {
 	char held[8][64];	/* held targets at each lock event, joined */
 	char dropped[8][64];	/* the caller's locks released before it */
 	int irq[8], n;
+	bool unreached[8];
 };
 
 static int record(const struct flow_event *e, void *ctx)
@@ -40,6 +41,7 @@ static int record(const struct flow_event *e, void *ctx)
 		strcat(s->dropped[s->n], e->st->dropped[i]);
 		strcat(s->dropped[s->n], ";");
 	}
+	s->unreached[s->n] = e->st->unreached;
 	s->irq[s->n++] = e->st->irq;
 	return 0;
 }
@@ -301,7 +303,13 @@ static void control_flow(void **state)
 		 "[\"if\", [[\"ctx\", 1, \"irq\", 1, \"local_irq_disable\"],"
 		 "[\"call\", 2, \"do_task_dead\"], [\"noret\"]], []],"
 		 "[\"lock\", 3, \"acquire\", \"spin_lock\", \"L:E\", \"a\"],"
-		 "[\"lock\", 4, \"release\", \"spin_unlock\", \"L:E\", \"a\"]]}]");
+		 "[\"lock\", 4, \"release\", \"spin_unlock\", \"L:E\", \"a\"]]},"
+		 /* return; lock F (unreached); out: lock G (a goto reaches) */
+		 "{\"id\": \"u\", \"ir\": ["
+		 "[\"if\", [[\"goto\", \"out\"]], []], [\"ret\"],"
+		 "[\"lock\", 1, \"acquire\", \"spin_lock\", \"L:F\", \"a\"],"
+		 "[\"label\", \"out\"],"
+		 "[\"lock\", 2, \"acquire\", \"spin_lock\", \"L:G\", \"a\"]]}]");
 	prog_link(&p);
 	s = run(&p, "g");
 	assert_int_equal(s.n, 6);
@@ -319,6 +327,11 @@ static void control_flow(void **state)
 	s = run(&p, "n");
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.irq[0], 0);
+	assert_false(s.unreached[0]);
+	s = run(&p, "u");
+	assert_int_equal(s.n, 2);
+	assert_true(s.unreached[0]);
+	assert_false(s.unreached[1]);
 	prog_free(&p);
 }
 
