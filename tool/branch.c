@@ -376,6 +376,7 @@ int branch_prepare(struct branch *b, const struct branch_opts *o)
 
 	memset(b, 0, sizeof(*b));
 	b->o = o;
+	b->patches_reused = -1;
 	b->commits = json_array();
 	if (mkdir_p(o->out_dir) < 0 || mkdir_p(o->cache_dir) < 0) {
 		error("%s: %s", is_dir(o->out_dir) ? o->cache_dir : o->out_dir,
@@ -1274,6 +1275,7 @@ static int format_patch(struct branch *b, struct scan *s, json_t *rep,
 	if (mkdir(dir, 0777) < 0)
 		return error("%s: %s", dir, strerror(errno));
 	rc = series_patches(&b->g, b->base, b->head, dir, b->cache, &st);
+	b->patches_reused = rc ? -1 : (int)st.reused;
 	if (!rc && cover_letter(b, dir, s, rep, st.patches) < 0)
 		rc = -1;
 	return rc;
@@ -1336,6 +1338,9 @@ static int write_summary(struct branch *b)
 	int rc;
 
 	json_object_set_new(j, "repository", json_string(b->git_dir));
+	if (b->patches_reused >= 0)
+		json_object_set_new(j, "patches_reused",
+				    json_integer(b->patches_reused));
 	rc = write_json(b->out, "branch.json", j);
 	json_decref(j);
 	return rc;

@@ -64,6 +64,7 @@ struct branch {
 	int convert_failed, leftovers, converted_files;
 	int keep_failed;	/* files a keep stage could not convert */
 	bool reused;		/* the commits of an earlier build (record.h) */
+	int patches_reused;	/* from CACHE/patches; -1: series not made */
 };
 
 /*

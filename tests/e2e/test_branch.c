@@ -387,6 +387,10 @@ static void patches_reused(void **state)
 	assert_true(patches_as_git_writes("v6.1-next", "n"));
 	n = cached_patches() - before;
 	assert_int_equal(n, 1);
+	assert_int_equal(run(NULL, "test $(jq .patches_reused %s/out-rt-n/"
+				   "branch.json) = $(($(ls %s/out-rt-n/series | "
+				   "wc -l) - 2))", work, work),
+			 0);
 	/* a corrupt entry is said, dropped and formatted again */
 	assert_int_equal(run(NULL, "rm -rf %s/cache/series && for f in $(find "
 				   "%s/cache/patches -type f); do echo x >> $f; "
