@@ -421,9 +421,21 @@ static json_t *fn_attrs(struct xtu *t, CXCursor c, char **macro)
 	return attrs;
 }
 
+/* Does a label follow event @i of block @ir (a goto may reach there)? */
+static bool label_after(json_t *ir, size_t i)
+{
+	json_t *ev;
+
+	for (i++; (ev = json_array_get(ir, i)); i++)
+		if (!strcmp(json_string_value(json_array_get(ev, 0)), "label"))
+			return true;
+	return false;
+}
+
 /*
  * Keep only the calls of a function that has no lock or context event, and
- * the ifs on a parameter around them.
+ * the ifs on a parameter around them; none after a return or a call that
+ * does not return, unless a label follows.
  */
 static void flatten_calls(json_t *ir, json_t *out)
 {
@@ -435,6 +447,9 @@ static void flatten_calls(json_t *ir, json_t *out)
 		size_t j;
 		json_t *sub;
 
+		if ((!strcmp(op, "ret") || !strcmp(op, "noret")) &&
+		    !label_after(ir, i))
+			break;
 		if (!strcmp(op, "call")) {
 			json_array_append(out, ev);
 			continue;

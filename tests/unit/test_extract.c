@@ -80,6 +80,13 @@ static const char src[] =
 	"void sw(spinlock_t *a, spinlock_t *b)\n"
 	"{\n"
 	"\tswp(a, b);\n"				      /* 68 */
+	"}\n"
+	"void r(struct s *x)\n"				      /* 70 */
+	"{\n"
+	"\tm(x, 0);\n"
+	"\tif (IS_ENABLED(CONFIG_PREEMPT_RT))\n"
+	"\t\treturn;\n"
+	"\thelper(x->lockp);\n"			      /* 75 */
 	"}\n";
 
 static json_t *extract(char *dir)
@@ -192,6 +199,11 @@ static void facts_of_a_file(void **state)
 	locks = dump(json_object_get(f, "slots"));
 	assert_non_null(strstr(locks, "{\"name\":\"__tmp\",\"at\":\"t.c:68\""));
 	free(locks);
+	/* a function of calls only keeps none after its return */
+	ir = dump(json_object_get(func(f, "r"), "ir"));
+	assert_non_null(strstr(ir, "[\"call\",72,\"m\""));
+	assert_null(strstr(ir, "helper"));
+	free(ir);
 	/* nothing runs after a call of a __noreturn function */
 	ir = dump(json_object_get(func(f, "q"), "ir"));
 	assert_non_null(strstr(ir, "[\"call\",61,\"die\"],[\"noret\"]]"));
