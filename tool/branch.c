@@ -1289,7 +1289,7 @@ static int format_patch(struct branch *b, struct scan *s, json_t *rep,
 }
 
 /*
- * OUT/series: git format-patch of base..head with a cover letter.  A
+ * OUT/series: the patches of base..head (series.c) and a cover letter.  A
  * series is made once for the same commits and summary (the key): OUT
  * keeps it while OUT/work/series.key names it, and the cache keeps a copy
  * (CACHE/series/KEY) for a new OUT.

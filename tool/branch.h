@@ -13,7 +13,7 @@
  *
  * Dates come from the base commit and the identity from the options, so
  * the same inputs give the same commits.  The series is also written as
- * git format-patch files with a cover letter.
+ * git format-patch writes it, with rtlock's cover letter (series.c).
  */
 #ifndef RTLOCK_BRANCH_H
 #define RTLOCK_BRANCH_H
