@@ -81,14 +81,6 @@ static int lock_index(struct classify *c, const char *id)
 	return l ? (int)l->idx : -1;
 }
 
-static bool in_names(const char *const *names, const char *s)
-{
-	for (; *names; names++)
-		if (!strcmp(s, *names))
-			return true;
-	return false;
-}
-
 /*
  * The memory allocator's entry points.  On PREEMPT_RT the allocator takes
  * sleeping locks (zone->lock, the pcp and slab node locks) and may not be
@@ -129,7 +121,7 @@ static bool is_rt_sleeper(const char *name)
 		stem[n - 7] = '\0';
 		name = stem;
 	}
-	return in_names(rt_sleepers, name);
+	return str_in(rt_sleepers, name);
 }
 
 
@@ -619,15 +611,11 @@ static bool has_no_raw_form(const struct prog *p, const char *api)
 		"cond_resched_lock", "spin_needbreak", "refcount_dec_and_lock",
 		"refcount_dec_and_lock_irqsave", NULL,
 	};
-	unsigned i;
 
 	if (!p->raw_dec_and_lock && (!strcmp(api, "atomic_dec_and_lock") ||
 				     !strcmp(api, "atomic_dec_and_lock_irqsave")))
 		return true;
-	for (i = 0; names[i]; i++)
-		if (!strcmp(api, names[i]))
-			return true;
-	return false;
+	return str_in(names, api);
 }
 
 static void build_pin(struct build *b, const struct flow_event *e)

@@ -401,16 +401,22 @@ const char *json_str(json_t *o, const char *k)
 	return s ? s : "";
 }
 
+bool str_in(const char *const *list, const char *s)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
 bool json_words_have(json_t *words, const char *const *names)
 {
 	size_t i;
 	json_t *w;
-	unsigned j;
 
 	json_array_foreach(words, i, w)
-		for (j = 0; json_is_string(w) && names[j]; j++)
-			if (!strcmp(json_string_value(w), names[j]))
-				return true;
+		if (json_is_string(w) && str_in(names, json_string_value(w)))
+			return true;
 	return false;
 }
 

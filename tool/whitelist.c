@@ -25,16 +25,6 @@ static char *trim(char *s)
 	return s;
 }
 
-static bool known_class(const char *c)
-{
-	unsigned i;
-
-	for (i = 0; classes[i]; i++)
-		if (!strcmp(c, classes[i]))
-			return true;
-	return false;
-}
-
 static int parse_line(struct whitelist *w, const char *path, unsigned ln,
 		      char *line)
 {
@@ -68,7 +58,7 @@ static int parse_line(struct whitelist *w, const char *path, unsigned ln,
 			return error("%s:%u: the class is missing (one of "
 				     "hardirq, irqchip, sched, arch, irqs-off, "
 				     "nested, latency, hardware)", path, ln);
-		if (!known_class(e.cls))
+		if (!str_in(classes, e.cls))
 			return error("%s:%u: unknown reason '%s' (one of hardirq, "
 				     "irqchip, sched, arch, irqs-off, nested, "
 				     "latency, hardware)",

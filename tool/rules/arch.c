@@ -28,16 +28,6 @@ static const char *const exceptions[] = {
 	"DEFINE_IDTENTRY_VC_USER", NULL,
 };
 
-static bool is_exception(const char *macro)
-{
-	unsigned i;
-
-	for (i = 0; exceptions[i]; i++)
-		if (!strcmp(macro, exceptions[i]))
-			return true;
-	return false;
-}
-
 static void arch_seed(struct classify *c)
 {
 	unsigned i;
@@ -52,7 +42,7 @@ static void arch_seed(struct classify *c)
 				 "%s() is in a low-level section (%s)", f->name,
 				 json_string_value(json_array_get(f->attrs, 0)));
 			mark_entry(c, f->id, CL_ARCH, why, at);
-		} else if (f->macro && is_exception(f->macro)) {
+		} else if (f->macro && str_in(exceptions, f->macro)) {
 			snprintf(why, sizeof(why),
 				 "%s() is an exception handler (%s): interrupts "
 				 "stay off until it turns them on, its choice",

@@ -15,21 +15,12 @@ const struct rule *const rules[] = {
 	NULL,
 };
 
-/* Is @s in @list (NULL-terminated, or NULL)? */
-static bool in_list(const char *const *list, const char *s)
-{
-	for (; list && *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
-}
-
 bool rules_dispatched(const char *field)
 {
 	unsigned i;
 
 	for (i = 0; rules[i]; i++)
-		if (in_list(rules[i]->dispatched, field))
+		if (str_in(rules[i]->dispatched, field))
 			return true;
 	return false;
 }
@@ -39,7 +30,7 @@ bool rules_alone(const char *name)
 	unsigned i;
 
 	for (i = 0; rules[i]; i++)
-		if (in_list(rules[i]->alone, name))
+		if (str_in(rules[i]->alone, name))
 			return true;
 	return false;
 }
