@@ -314,3 +314,46 @@ int cache_store(struct cache *c, const char *salt, const char *rel,
 	free(mp);
 	return rc;
 }
+
+#define BLOB_MAGIC "rtlock-cache-1 "
+#define BLOB_HEAD (sizeof(BLOB_MAGIC) - 1 + HASH_HEX)
+
+int cache_blob_put(const char *path, const void *data, size_t len)
+{
+	char *out = xmalloc(BLOB_HEAD + len), h[HASH_HEX];
+	int rc;
+
+	hash_buf(data, len, h);
+	memcpy(out, BLOB_MAGIC, BLOB_HEAD - HASH_HEX);
+	memcpy(out + BLOB_HEAD - HASH_HEX, h, HASH_HEX - 1);
+	out[BLOB_HEAD - 1] = '\n';
+	memcpy(out + BLOB_HEAD, data, len);
+	rc = write_file_replace(path, out, BLOB_HEAD + len);
+	free(out);
+	return rc;
+}
+
+char *cache_blob_get(const char *path, size_t *len)
+{
+	char *data = read_file(path, len), h[HASH_HEX];
+	const char *why = NULL;
+
+	if (!data)
+		return NULL;
+	if (*len < BLOB_HEAD || memcmp(data, BLOB_MAGIC, BLOB_HEAD - HASH_HEX) ||
+	    data[BLOB_HEAD - 1] != '\n')
+		why = "no checksum line";
+	else if (hash_buf(data + BLOB_HEAD, *len - BLOB_HEAD, h),
+		 memcmp(h, data + BLOB_HEAD - HASH_HEX, HASH_HEX - 1))
+		why = "checksum mismatch";
+	if (why) {
+		warning("%s: corrupt cache entry ignored (%s)", path, why);
+		unlink(path);
+		free(data);
+		return NULL;
+	}
+	*len -= BLOB_HEAD;
+	memmove(data, data + BLOB_HEAD, *len);
+	data[*len] = '\0';
+	return data;
+}

@@ -73,4 +73,17 @@ json_t *cache_decode(const char *buf, size_t len, char *why, size_t whysize);
 int cache_manifest_key(struct cache *c, json_t *man, const char *rel,
 		       char key[33]);
 
+/*
+ * A cache entry of raw data (a converted file, a patch): a checksum line,
+ * "rtlock-cache-1 HASH", then the data; written without an fsync
+ * (write_file_replace()): a crash may lose one, never leave one that
+ * passes its checksum.
+ */
+int cache_blob_put(const char *path, const void *data, size_t len);
+/*
+ * The data of entry @path, NUL-terminated, its length in @len; NULL when
+ * there is none, or when it is corrupt (then said and removed).
+ */
+char *cache_blob_get(const char *path, size_t *len);
+
 #endif

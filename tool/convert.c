@@ -9,6 +9,7 @@
 #include <uthash.h>
 
 #include "apitab.h"
+#include "cache.h"
 #include "hash.h"
 #include "leftover.h"
 #include "pool.h"
@@ -790,29 +791,18 @@ static char *cached_path(struct conv *cv, const char *key)
 }
 
 /*
- * A converted file in the cache: a line "rtlock-cache-1 <hash of the
- * rest>", then the text.  One that does not check out is reported,
- * dropped and converted again.
+ * A converted file in the cache (cache_blob_put()); one that does not
+ * check out is reported, dropped and converted again.
  */
-#define CONV_MAGIC "rtlock-cache-1 "
-#define CONV_HEAD (sizeof(CONV_MAGIC) - 1 + 33)
-
 static int cache_put(const char *from, const char *cp)
 {
 	size_t len;
-	char *data = read_file(from, &len), *out, h[HASH_HEX];
+	char *data = read_file(from, &len);
 	int rc;
 
 	if (!data)
 		return -1;
-	hash_buf(data, len, h);
-	out = xmalloc(CONV_HEAD + len);
-	memcpy(out, CONV_MAGIC, CONV_HEAD - 33);
-	memcpy(out + CONV_HEAD - 33, h, 32);
-	out[CONV_HEAD - 1] = '\n';
-	memcpy(out + CONV_HEAD, data, len);
-	rc = write_file_replace(cp, out, CONV_HEAD + len);
-	free(out);
+	rc = cache_blob_put(cp, data, len);
 	free(data);
 	return rc;
 }
@@ -820,25 +810,9 @@ static int cache_put(const char *from, const char *cp)
 static bool cache_get(const char *cp, const char *to)
 {
 	size_t len;
-	char *data = read_file(cp, &len), h[HASH_HEX];
-	const char *why = NULL;
-	bool ok = false;
+	char *data = cache_blob_get(cp, &len);
+	bool ok = data && write_file_replace(to, data, len) == 0;
 
-	if (!data)
-		return false;
-	if (len < CONV_HEAD || memcmp(data, CONV_MAGIC, CONV_HEAD - 33) ||
-	    data[CONV_HEAD - 1] != '\n')
-		why = "no checksum line";
-	else if (hash_buf(data + CONV_HEAD, len - CONV_HEAD, h),
-		 memcmp(h, data + CONV_HEAD - 33, 32))
-		why = "checksum mismatch";
-	else
-		ok = write_file_replace(to, data + CONV_HEAD,
-				       len - CONV_HEAD) == 0;
-	if (why) {
-		warning("%s: corrupt cache entry ignored (%s)", cp, why);
-		unlink(cp);
-	}
 	free(data);
 	return ok;
 }

@@ -11,8 +11,8 @@
  * The key of a patch is a hash of git's version, the place, and what
  * `git log --raw --no-abbrev` says of the commit apart from its name (the
  * blobs of every file it changes, the author, the date, the message).
- * CACHE/patches/XX/KEY holds a checksum of the rest on its first line,
- * the patch's file name on the second, then the patch.
+ * CACHE/patches/XX/KEY (cache_blob_put()) holds the patch's file name on
+ * its first line, then the patch.
  */
 #include "series.h"
 
@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "hash.h"
 
 /* Formatting more than this share of the commits, git does them in one go. */
@@ -87,50 +88,33 @@ out:
 }
 
 /*
- * The patch's file name and text in cache record @data (the name's line
- * ended there), or NULL: a corrupt entry is reported and removed.
+ * Write @p's patch from the cache, named after its commit: true if so.  An
+ * entry that is not a file name and a patch is said and removed.
  */
-static char *record_patch(char *data, const char *path, char **name)
-{
-	char h[HASH_HEX], *nl = strchr(data, '\n'), *text;
-	const char *why = NULL;
-
-	if (!nl || nl - data != HASH_HEX - 1)
-		why = "no checksum line";
-	else if (hash_buf(nl + 1, strlen(nl + 1), h),
-		 memcmp(h, data, HASH_HEX - 1))
-		why = "checksum mismatch";
-	else if (!(text = strchr(nl + 1, '\n')) || text == nl + 1 ||
-		 memchr(nl + 1, '/', (size_t)(text - nl - 1)) ||
-		 strncmp(text + 1, "From ", 5) ||
-		 strlen(text + 1) < 5 + SHA_HEX)
-		why = "not a patch";
-	if (why) {
-		warning("%s: corrupt cache entry ignored (%s)", path, why);
-		unlink(path);
-		return NULL;
-	}
-	*text = '\0';
-	*name = nl + 1;
-	return text + 1;
-}
-
-/* Write @p's patch from the cache, named after its commit: true if so. */
 static bool from_cache(struct series *s, struct patch *p)
 {
-	char *path = cache_path(s, p), *data = read_file(path, NULL);
-	char *to = NULL, *name,
-	     *text = data ? record_patch(data, path, &name) : NULL;
+	char *path = cache_path(s, p), *to = NULL, *text = NULL;
+	size_t len;
+	char *data = cache_blob_get(path, &len);
 	struct sb out = SB_INIT;
 	bool ok = false;
 
+	if (data && (!(text = strchr(data, '\n')) || text == data ||
+		     memchr(data, '/', (size_t)(text - data)) ||
+		     strncmp(text + 1, "From ", 5) ||
+		     strlen(text + 1) < 5 + SHA_HEX)) {
+		warning("%s: corrupt cache entry ignored (not a patch)", path);
+		unlink(path);
+		text = NULL;
+	}
 	if (text) {
+		*text++ = '\0';
 		sb_addf(&out, "From %s", p->sha);
 		sb_adds(&out, text + 5 + SHA_HEX);
-		to = xasprintf("%s/%s", s->dir, name);
+		to = xasprintf("%s/%s", s->dir, data);
 		ok = write_file_atomic(to, out.buf, out.len) == 0;
 		if (ok)
-			p->name = xstrdup(name);
+			p->name = xstrdup(data);
 	}
 	sb_release(&out);
 	free(data);
@@ -143,15 +127,12 @@ static bool from_cache(struct series *s, struct patch *p)
 static void to_cache(struct series *s, const struct patch *p, const char *text,
 		     size_t len)
 {
-	char *path = cache_path(s, p), h[HASH_HEX];
+	char *path = cache_path(s, p);
 	struct sb rec = SB_INIT;
 
-	sb_addf(&rec, "%032d\n%s\n", 0, p->name);
+	sb_addf(&rec, "%s\n", p->name);
 	sb_add(&rec, text, len);
-	hash_buf(rec.buf + HASH_HEX, rec.len - HASH_HEX, h);
-	memcpy(rec.buf, h, HASH_HEX - 1);
-	if (mkdir_parent(path) < 0 ||
-	    write_file_atomic(path, rec.buf, rec.len) < 0)
+	if (mkdir_parent(path) < 0 || cache_blob_put(path, rec.buf, rec.len) < 0)
 		warning("%s: %s", path, strerror(errno));
 	sb_release(&rec);
 	free(path);
