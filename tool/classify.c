@@ -826,9 +826,44 @@ static bool knows_as_much(json_t *known, json_t *consts)
 }
 
 /*
+ * Does the evidence chain that starts at @from_func (or at lock @from_lock
+ * held there) go through @func?  It walks what func_chain() and
+ * lock_chain() print, bounded like them.
+ */
+static bool chain_through(const struct classify *c, int from_func,
+			  int from_lock, unsigned func)
+{
+	unsigned hops = 0;
+
+	while (hops++ <= c->nfuncs + c->nlocks) {
+		if (from_lock >= 0) {
+			const struct cl_lock *l = &c->locks[from_lock];
+
+			if (l->outer >= 0 && l->by_func < 0) {
+				from_lock = l->outer;
+				continue;
+			}
+			from_func = l->by_func;
+			from_lock = l->outer;
+			if (from_func < 0)
+				return false;
+		}
+		if (from_func < 0)
+			return false;
+		if ((unsigned)from_func == func)
+			return true;
+		from_lock = c->funcs[from_func].from_lock;
+		from_func = c->funcs[from_func].from_func;
+	}
+	return false;
+}
+
+/*
  * @f, already in a context that pruned branches by its constant arguments,
  * is entered by a call that does not rule out as much: it runs again with
- * every branch, from that call.
+ * every branch, from that call.  Unless that call's own chain goes through
+ * @f (a lock @f made spin, held where @f is called again): the first chain
+ * stays, or the evidence would go round in a circle.
  */
 static void widen(struct classify *c, unsigned func, json_t *consts,
 		  int from_func, int from_call, int from_lock)
@@ -838,10 +873,12 @@ static void widen(struct classify *c, unsigned func, json_t *consts,
 	if (!f->consts || (consts && knows_as_much(f->consts, consts)))
 		return;
 	f->consts = NULL;
-	f->from_func = from_func;
-	f->from_call = from_call;
-	f->from_lock = from_lock;
-	f->from_arg = -1;
+	if (!chain_through(c, from_func, from_lock, func)) {
+		f->from_func = from_func;
+		f->from_call = from_call;
+		f->from_lock = from_lock;
+		f->from_arg = -1;
+	}
 	c->queue[c->qtail++] = func;
 }
 

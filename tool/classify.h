@@ -83,11 +83,12 @@ struct classify {
 	unsigned max_fanout;
 	unsigned wide_calls;	/* such calls, in any context */
 	/*
-	 * The spread bound (spread.c): a lock a context takes, or a
-	 * weighable entry (weigh_entry()), that alone would make more than
+	 * The spread bound (spread.c): a lock a context takes, a weighable
+	 * entry (weigh_entry()), or a call made where interrupts or
+	 * preemption were disabled by hand, that alone would make more than
 	 * max_spread locks spin is not taken at its word: the lock converts
-	 * with the context as its conflict, the entry is left out; both are
-	 * for review.  0: no bound.
+	 * with the context as its conflict, the entry or call is left out;
+	 * all are for review.  0: no bound.
 	 */
 	unsigned max_spread;
 	/*
@@ -135,8 +136,9 @@ void classify_rt_view(struct classify *c, struct rtoff *r);
 void classify_run(struct classify *c);
 void classify_free(struct classify *c);
 /*
- * What the spread bound left out, for review: entry points and calls made
- * under a spinning lock, each {fn, why, at, spread}.
+ * What the spread bound left out, for review: entry points, and calls made
+ * under a spinning lock or where interrupts or preemption were disabled by
+ * hand, each {fn, why, at, spread}.
  */
 json_t *classify_left_out(struct classify *c);
 /*

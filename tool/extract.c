@@ -17,7 +17,9 @@ static const char *const fn_markers[] = {
 	"noinstr",   "__irq_entry",   "notrace",	"__init",
 	"__cpuidle", "__kprobes",     "__sched",	"asmlinkage",
 	"__visible", "__softirq_entry", "nokprobe_inline", "__always_inline",
-	"__exception_irq_entry", "__noinstr_section", "__ref", NULL,
+	"__exception_irq_entry", "__noinstr_section", "__ref",
+	/* the return type of an interrupt handler (rules/irqsoff.c) */
+	"irqreturn_t", NULL,
 };
 
 void kids_get(CXCursor c, struct kids *k);

@@ -66,7 +66,8 @@ static void apply(struct classify *c, const struct mark *m)
 				-1, f->own_scope);
 		break;
 	case MARK_OWN_CALL:
-		if (own_turn(c, m->fn))
+		/* unless the spread bound left it out */
+		if (own_turn(c, m->fn) && !f->calls[m->idx].left_out)
 			enqueue_in(c, f->calls[m->idx].callee, m->cls, m->fn,
 				   m->idx, -1, f->own_scope);
 		break;

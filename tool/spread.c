@@ -13,8 +13,13 @@
  * taken at its word: a weighable entry point (weigh_entry(): a primary
  * handler kept in hard irq only by IRQF_ONESHOT, which the kernel expects
  * to do no more than wake its thread) is left out, a lock a context takes
- * converts with that context as its conflict; both are listed for review,
- * and a reviewer who disagrees whitelists the locks.  Other entries are
+ * converts with that context as its conflict, a call made where interrupts
+ * or preemption were disabled by hand is not followed (6.1's bio_put()
+ * frees into a mempool with preemption off, and reaches the wait queues
+ * and everything woken under them: the region is the bug); all are listed
+ * for review, and a reviewer who disagrees whitelists the locks.  Calls
+ * made under a spinning lock have a bound of their own, max_call_spread.
+ * Other entries are
  * the kernel's own hard contexts (the tick, IPIs, NMIs, clockevents):
  * many of them reach the same locks, and each would look heavy as soon as
  * the others were left out.
@@ -195,6 +200,19 @@ static bool under_spinning(const struct classify *c, const struct cl_call *cl)
 }
 
 /*
+ * The bound of call @cl as a seed: max_spread in a region that disabled
+ * interrupts or preemption by hand (a component's choice: where it reaches
+ * dozens of locks, the region is what PREEMPT_RT needs changed, like a
+ * context's lock), else max_call_spread under a spinning lock; 0: none.
+ */
+static unsigned call_bound(const struct classify *c, const struct cl_call *cl)
+{
+	if (cl->irqs_off || cl->preempt_off)
+		return c->max_spread;
+	return under_spinning(c, cl) ? c->max_call_spread : 0;
+}
+
+/*
  * The heaviest candidate not tried yet, by how far it is over its bound;
  * false if none.
  */
@@ -204,7 +222,7 @@ static bool next_candidate(const struct classify *c, const struct calls *cs,
 	unsigned *locks = xcalloc(c->nlocks + 1, sizeof(*locks));
 	unsigned *fns = xcalloc(c->nfuncs + 1, sizeof(*fns));
 	unsigned *calls = xcalloc(cs->n + 1, sizeof(*calls));
-	unsigned bound = c->max_spread, cbound = c->max_call_spread;
+	unsigned bound = c->max_spread, cbound;
 	unsigned i, most = 0;
 
 	chain_counts(c, cs, locks, fns, calls);
@@ -220,9 +238,10 @@ static bool next_candidate(const struct classify *c, const struct calls *cs,
 			most = locks[i] - bound;
 			*best = (struct seed){ SEED_LOCK, i };
 		}
-	for (i = 0; cbound && i < cs->n; i++)
-		if (calls[i] > cbound + most && !cs->v[i]->spread_tried &&
-		    under_spinning(c, cs->v[i])) {
+	for (i = 0; i < cs->n; i++)
+		if (!cs->v[i]->spread_tried &&
+		    (cbound = call_bound(c, cs->v[i])) &&
+		    calls[i] > cbound + most) {
 			most = calls[i] - cbound;
 			*best = (struct seed){ SEED_CALL, i };
 		}
@@ -291,8 +310,9 @@ void bound_spread(struct classify *c)
 		classify_rerun(c);
 		/* what it makes spin; a lock: besides itself */
 		after = spinning(c) - (out[i].kind == SEED_LOCK);
-		bound = out[i].kind == SEED_CALL ? c->max_call_spread
-						 : c->max_spread;
+		bound = out[i].kind == SEED_CALL
+				? call_bound(c, cs.v[out[i].idx])
+				: c->max_spread;
 		if (after <= before || after - before <= bound)
 			continue;
 		*state_of(c, &cs, out[i]).out = true;
@@ -327,9 +347,14 @@ json_t *classify_left_out(struct classify *c)
 			for (k = 0; k < cl->nheld && !*held; k++)
 				if (c->locks[cl->held[k]].cls != CL_NONE)
 					held = c->locks[cl->held[k]].l->id;
-			why = xasprintf("%s() calls %s() with %s held",
+			why = xasprintf("%s() calls %s() with %s%s",
 					f->f->name, c->funcs[cl->callee].f->name,
-					held);
+					cl->irqs_off	  ? "interrupts"
+					: cl->preempt_off ? "preemption"
+							  : held,
+					cl->irqs_off || cl->preempt_off
+						? " disabled by hand"
+						: " held");
 			at = xasprintf("%s:%d", f->f->file, cl->line);
 			json_array_append_new(
 				out, json_pack("{sssssssi}", "fn", f->f->id, "why",
