@@ -115,7 +115,7 @@ struct classify {
 };
 
 #define CL_MAX_FANOUT 16
-#define CL_MAX_SPREAD 64
+#define CL_MAX_SPREAD 32
 #define CL_MAX_CALL_SPREAD 16
 
 /* Build the graph from a linked program; @max_fanout 0: the default. */

@@ -87,7 +87,7 @@ static const char usage_text[] =
 	"                       alone would make spin, and do not follow a\n"
 	"                       call made with interrupts or preemption off\n"
 	"                       by hand, when that makes more than N other\n"
-	"                       locks spin (64; 0: no bound)\n"
+	"                       locks spin (32; 0: no bound)\n"
 	"      --max-call-spread N  do not follow, for review, a call made\n"
 	"                       with a spinning lock held that alone makes\n"
 	"                       more than N locks spin (16; 0: no bound)\n"
