@@ -292,7 +292,8 @@ static unsigned spinning(const struct classify *c)
 void bound_spread(struct classify *c)
 {
 	struct seed *out = NULL, s;
-	unsigned nout = 0, aout = 0, i, before, after, bound;
+	unsigned nout = 0, aout = 0, i, before, after, now, bound;
+	bool stale = false;	/* the last seed run given back stays out */
 	struct calls cs;
 
 	number_calls(c, &cs);
@@ -304,22 +305,31 @@ void bound_spread(struct classify *c)
 		out[nout++] = s;
 		classify_rerun(c);
 	}
+	/*
+	 * A seed that stays out is not classified out again at once: the
+	 * next seed's run has it out, and @before is still what spun then.
+	 */
+	before = spinning(c);
 	for (i = 0; i < nout && !(c->interrupted && c->interrupted()); i++) {
-		before = spinning(c);
 		*state_of(c, &cs, out[i]).out = false;
 		classify_rerun(c);
+		now = spinning(c);
 		/* what it makes spin; a lock: besides itself */
-		after = spinning(c) - (out[i].kind == SEED_LOCK);
+		after = now - (out[i].kind == SEED_LOCK);
 		bound = out[i].kind == SEED_CALL
 				? call_bound(c, cs.v[out[i].idx])
 				: c->max_spread;
-		if (after <= before || after - before <= bound)
+		stale = after > before && after - before > bound;
+		if (!stale) {
+			before = now;
 			continue;
+		}
 		*state_of(c, &cs, out[i]).out = true;
 		*state_of(c, &cs, out[i]).spread = after - before;
 		c->bounded++;
-		classify_rerun(c);
 	}
+	if (stale)
+		classify_rerun(c);
 	free_calls(&cs);
 	free(out);
 }
