@@ -13,6 +13,12 @@
 #include "util.h"
 #include "whitelist.h"
 
+/*
+ * The evidence printed for a lock: at most 8 outer locks, each reached
+ * through at most 40 calls (lock_chain(), func_chain()).
+ */
+#define CHAIN_MAX_STEPS (8 * 41)
+
 struct fidx {
 	const char *id;
 	unsigned idx;
@@ -828,14 +834,15 @@ static bool knows_as_much(json_t *known, json_t *consts)
 /*
  * Does the evidence chain that starts at @from_func (or at lock @from_lock
  * held there) go through @func?  It walks what func_chain() and
- * lock_chain() print, bounded like them.
+ * lock_chain() print, no further than they do: a chain may go round a
+ * recursion that does not pass through @func.
  */
 static bool chain_through(const struct classify *c, int from_func,
 			  int from_lock, unsigned func)
 {
 	unsigned hops = 0;
 
-	while (hops++ <= c->nfuncs + c->nlocks) {
+	while (hops++ <= CHAIN_MAX_STEPS) {
 		if (from_lock >= 0) {
 			const struct cl_lock *l = &c->locks[from_lock];
 
