@@ -330,7 +330,7 @@ static void do_call(struct frun *r, json_t *ev, struct fstate *st)
 	if (callee && is_count_drop(callee))
 		st->last_ref = true;
 	if (!r->p || !callee || !is_direct_callee(callee) ||
-	    !(f = prog_callee(r->p, callee)) || f == r->fn)
+	    !(f = prog_func(r->p, callee)) || f == r->fn)
 		return;
 	if (r->record_callees && (!r->fn->ncallees ||
 				  r->fn->callees[r->fn->ncallees - 1] != f)) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "prog.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,31 +101,6 @@ struct pfunc *prog_func(struct prog *p, const char *id)
 	return f;
 }
 
-#define CALLEE_MEMO_BITS 16
-
-struct callee_memo {
-	const char *id;
-	struct pfunc *f;
-	unsigned nfuncs;	/* p->nfuncs when it was looked up */
-};
-
-struct pfunc *prog_callee(struct prog *p, const char *id)
-{
-	struct callee_memo *m;
-
-	if (!id)
-		return NULL;
-	if (!p->callees)
-		p->callees = xcalloc(1u << CALLEE_MEMO_BITS, sizeof(*m));
-	m = &p->callees[((uintptr_t)id >> 3) & ((1u << CALLEE_MEMO_BITS) - 1)];
-	if (m->id != id || m->nfuncs != p->nfuncs) {
-		m->id = id;
-		m->f = prog_func(p, id);
-		m->nfuncs = p->nfuncs;
-	}
-	return m->f;
-}
-
 static void add_lock(struct prog *p, const char *file, json_t *o)
 {
 	struct plock *l = prog_add_lock(
@@ -193,7 +167,6 @@ static void add_func(struct prog *p, const char *file, json_t *o)
 	f->outs = json_incref(json_object_get(o, "outs"));
 	f->ir = json_incref(json_object_get(o, "ir"));
 	HASH_ADD_KEYPTR(hh, p->funcs, f->id, strlen(f->id), f);
-	p->nfuncs++;
 }
 
 static void add_ptr(struct pptr **set, const char *id, const char *to)
@@ -552,7 +525,6 @@ void prog_free(struct prog *p)
 		strset_free(&m->ids);
 		free(m);
 	}
-	FREE_AND_NULL(p->callees);
 	json_decref(p->fnrefs);
 	json_decref(p->regs);
 	json_decref(p->statics);

@@ -96,9 +96,6 @@ struct prog {
 	json_t *statics;
 	/* resolution memo: target -> resolved set */
 	struct rmemo *memo;
-	/* prog_callee()'s memo, and the count of functions it was made at */
-	struct callee_memo *callees;
-	unsigned nfuncs;
 	unsigned nfiles;
 	/* the tree has atomic_dec_and_raw_lock() (set by the scan) */
 	bool raw_dec_and_lock;
@@ -109,12 +106,6 @@ void prog_free(struct prog *p);
 /* Merge the facts of one file (a TU or a header). */
 void prog_add_facts(struct prog *p, json_t *facts);
 struct pfunc *prog_func(struct prog *p, const char *id);
-/*
- * The same for a callee named by a string of an IR that @p holds: the
- * flow engine asks for the same strings again and again, and the answer
- * is kept by the string's address.
- */
-struct pfunc *prog_callee(struct prog *p, const char *id);
 struct plock *prog_lock(struct prog *p, const char *id);
 /* The lock @id, created with these attributes if it is new. */
 struct plock *prog_add_lock(struct prog *p, const char *id,
