@@ -187,43 +187,56 @@ static void corrupt(struct cache *c, const char *path, const char *why)
 	unlink(path);
 }
 
-json_t *cache_load(struct cache *c, const char *path)
+json_t *cache_read(const char *path, char *why, size_t whysize)
 {
-	char why[256];
 	size_t len;
 	char *buf = read_file(path, &len);
 	json_t *j;
 
+	*why = '\0';
 	if (!buf) {
 		if (errno != ENOENT)
-			corrupt(c, path, strerror(errno));
+			snprintf(why, whysize, "%s", strerror(errno));
 		return NULL;
 	}
-	j = cache_decode(buf, len, why, sizeof(why));
+	j = cache_decode(buf, len, why, whysize);
 	free(buf);
-	if (!j)
-		corrupt(c, path, why);
 	return j;
 }
 
-json_t *cache_load_record(struct cache *c, const char *path, const char *key,
-			  const char *want)
+json_t *cache_record(struct cache *c, const char *path, json_t *j,
+		     const char *why, const char *key, const char *want)
 {
-	json_t *j = cache_load(c, path);
 	const char *got;
-	char *why;
+	char *what;
 
+	if (!j && *why)
+		corrupt(c, path, why);
 	if (!j || !want)
 		return j;
 	got = json_string_value(json_object_get(j, key));
 	if (got && !strcmp(got, want))
 		return j;
-	why = xasprintf("the entry of %s, not of %s", got ? got : "nothing",
-			want);
-	corrupt(c, path, why);
-	free(why);
+	what = xasprintf("the entry of %s, not of %s", got ? got : "nothing",
+			 want);
+	corrupt(c, path, what);
+	free(what);
 	json_decref(j);
 	return NULL;
+}
+
+json_t *cache_load(struct cache *c, const char *path)
+{
+	return cache_load_record(c, path, NULL, NULL);
+}
+
+json_t *cache_load_record(struct cache *c, const char *path, const char *key,
+			  const char *want)
+{
+	char why[256];
+	json_t *j = cache_read(path, why, sizeof(why));
+
+	return cache_record(c, path, j, why, key, want);
 }
 
 int cache_manifest_key(struct cache *c, json_t *man, const char *rel,

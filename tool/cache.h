@@ -58,6 +58,15 @@ json_t *cache_load(struct cache *c, const char *path);
 json_t *cache_load_record(struct cache *c, const char *path, const char *key,
 			  const char *want);
 /*
+ * cache_load_record() in two steps, for threads that read ahead:
+ * cache_read() touches nothing shared (NULL: @why says why, empty when the
+ * entry is missing); cache_record() does the rest in the thread that owns
+ * @c, with what cache_read() returned (it takes @j).
+ */
+json_t *cache_read(const char *path, char *why, size_t whysize);
+json_t *cache_record(struct cache *c, const char *path, json_t *j,
+		     const char *why, const char *key, const char *want);
+/*
  * A cache entry's bytes: "rtlock-cache-1 <hash of the rest>\n", the JSON
  * and a newline (a new string, its length in @len; NULL if @j cannot be
  * written).  cache_decode() checks and parses them: NULL with the reason in

@@ -2,6 +2,7 @@
 #include "scan.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -198,11 +199,15 @@ static void add_tu_facts(struct scan *s, json_t *f, json_t *hdrs,
 		strset_add(&s->hdr_seen, keys->v[i]);
 }
 
-/* TU facts as the scan wrote them: schema and file must match. */
-static json_t *load_tu_facts(struct scan *s, const char *key, const char *file)
+/*
+ * TU facts as the scan wrote them, read by cache_read() (@j, @why): the
+ * schema and the file must match.
+ */
+static json_t *tu_facts(struct scan *s, const char *key, const char *file,
+			json_t *j, const char *why)
 {
 	char *path = cache_tu_path(&s->cache, key);
-	json_t *f = cache_load_record(&s->cache, path, "file", file);
+	json_t *f = cache_record(&s->cache, path, j, why, "file", file);
 
 	if (f && strcmp(json_string_value(json_object_get(f, "schema")) ?: "",
 			"rtlock-facts-1")) {
@@ -216,6 +221,120 @@ static json_t *load_tu_facts(struct scan *s, const char *key, const char *file)
 	return f;
 }
 
+static json_t *load_tu_facts(struct scan *s, const char *key, const char *file)
+{
+	char *path = cache_tu_path(&s->cache, key), why[256];
+	json_t *j = cache_read(path, why, sizeof(why));
+
+	free(path);
+	return tu_facts(s, key, file, j, why);
+}
+
+/*
+ * Threads that read and decode the TUs' facts ahead of load_facts(),
+ * which adds them to the program in order: decoding is most of a warm
+ * scan's loading.  They touch nothing shared but this.
+ */
+#define READ_THREADS 2
+#define READ_AHEAD 64
+
+struct read_ahead {
+	struct scan *s;
+	struct ahead {
+		json_t *j;
+		char why[256];
+		bool done;
+	} *v;
+	size_t next;		/* the next TU a thread takes */
+	size_t consumed;	/* load_facts() is at this TU */
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t th[READ_THREADS];
+	unsigned nthreads;
+};
+
+static void *read_ahead(void *arg)
+{
+	struct read_ahead *ra = arg;
+	struct scan *s = ra->s;
+
+	pthread_mutex_lock(&ra->lock);
+	for (;;) {
+		size_t i;
+		struct scan_tu *tu;
+
+		while (!ra->stop && ra->next < s->ntus &&
+		       ra->next >= ra->consumed + READ_AHEAD)
+			pthread_cond_wait(&ra->cond, &ra->lock);
+		if (ra->stop || ra->next >= s->ntus)
+			break;
+		i = ra->next++;
+		pthread_mutex_unlock(&ra->lock);
+		tu = &s->tus[i];
+		if (tu->key[0] && !tu->loaded) {
+			char *path = cache_tu_path(&s->cache, tu->key);
+
+			ra->v[i].j = cache_read(path, ra->v[i].why,
+						sizeof(ra->v[i].why));
+			free(path);
+		}
+		pthread_mutex_lock(&ra->lock);
+		ra->v[i].done = true;
+		pthread_cond_broadcast(&ra->cond);
+	}
+	pthread_mutex_unlock(&ra->lock);
+	return NULL;
+}
+
+static void read_ahead_start(struct read_ahead *ra, struct scan *s)
+{
+	memset(ra, 0, sizeof(*ra));
+	ra->s = s;
+	ra->v = xcalloc(s->ntus + 1, sizeof(*ra->v));
+	pthread_mutex_init(&ra->lock, NULL);
+	pthread_cond_init(&ra->cond, NULL);
+	while (ra->nthreads < READ_THREADS &&
+	       !pthread_create(&ra->th[ra->nthreads], NULL, read_ahead, ra))
+		ra->nthreads++;
+}
+
+/* TU @i's facts: the threads', or read here if none could start. */
+static json_t *read_ahead_get(struct read_ahead *ra, size_t i)
+{
+	struct scan_tu *tu = &ra->s->tus[i];
+	json_t *j;
+
+	if (!ra->nthreads)
+		return load_tu_facts(ra->s, tu->key, tu->file);
+	pthread_mutex_lock(&ra->lock);
+	ra->consumed = i;
+	pthread_cond_broadcast(&ra->cond);
+	while (!ra->v[i].done)
+		pthread_cond_wait(&ra->cond, &ra->lock);
+	pthread_mutex_unlock(&ra->lock);
+	j = ra->v[i].j;
+	ra->v[i].j = NULL;
+	return tu_facts(ra->s, tu->key, tu->file, j, ra->v[i].why);
+}
+
+static void read_ahead_end(struct read_ahead *ra)
+{
+	size_t i;
+
+	pthread_mutex_lock(&ra->lock);
+	ra->stop = true;
+	pthread_cond_broadcast(&ra->cond);
+	pthread_mutex_unlock(&ra->lock);
+	for (i = 0; i < ra->nthreads; i++)
+		pthread_join(ra->th[i], NULL);
+	for (i = 0; i < ra->s->ntus; i++)
+		json_decref(ra->v[i].j);
+	free(ra->v);
+	pthread_mutex_destroy(&ra->lock);
+	pthread_cond_destroy(&ra->cond);
+}
+
 /*
  * Load every TU's facts into the program.  A TU whose cached entry turns
  * out unreadable, or one of whose headers' facts is missing, is dropped and
@@ -224,6 +343,7 @@ static json_t *load_tu_facts(struct scan *s, const char *key, const char *file)
  */
 static size_t load_facts(struct scan *s, size_t *redo)
 {
+	struct read_ahead ra;
 	size_t i, nredo = 0;
 
 	if (s->prelude_key[0]) {
@@ -241,6 +361,7 @@ static size_t load_facts(struct scan *s, size_t *redo)
 		s->prelude_key[0] = '\0';
 	}
 
+	read_ahead_start(&ra, s);
 	for (i = 0; i < s->ntus; i++) {
 		struct scan_tu *tu = &s->tus[i];
 		struct strset keys = { 0 };
@@ -248,7 +369,7 @@ static size_t load_facts(struct scan *s, size_t *redo)
 
 		if (!tu->key[0] || tu->loaded)
 			continue;
-		f = load_tu_facts(s, tu->key, tu->file);
+		f = read_ahead_get(&ra, i);
 		hdrs = json_array();
 		if (!f || (header_facts(s, f, hdrs, &keys) < 0 && redo)) {
 			json_decref(f);
@@ -280,6 +401,7 @@ static size_t load_facts(struct scan *s, size_t *redo)
 		json_decref(hdrs);
 		strset_free(&keys);
 	}
+	read_ahead_end(&ra);
 	return nredo;
 }
 
