@@ -1298,7 +1298,6 @@ static void collect_files(struct conv *cv)
 	strset_free(&kept);
 }
 
-/* The names lock_t.cocci converts: the keys of its LOCK_T_MAP. */
 /*
  * The names lock.h defines, which no file of the tree may use already
  * (select_files() looks for them), into @set; none when the tree has
@@ -1343,6 +1342,7 @@ static bool uses_lock_h_name(struct name *set, const char *rel,
 	return false;
 }
 
+/* The names lock_t.cocci converts: the keys of its LOCK_T_MAP. */
 static struct name *cocci_names(const char *cocci)
 {
 	char *t = read_file(cocci, NULL);
@@ -1420,14 +1420,13 @@ static int select_files(struct conv *cv, bool only_kept, struct name *taken)
 		const char *rel = cv->files[i].rel;
 		char *path = xasprintf("%s/%s", cv->s->tree.root, rel);
 		char *text = read_file(path, &len);
-
-		if (!rc && text && uses_lock_h_name(taken, rel, text, len))
-			rc = -1;
 		/* a seqcount may follow a kept lock: decided once all are read */
 		bool seq = text && cv->raw && seqcounts_scan(&cv->seq, rel, text);
 		bool keep = !text || !only_kept || strset_has(&kept, rel) ||
 			    (cv->keep_names && has_kept_name(cv, text, len));
 
+		if (!rc && text && uses_lock_h_name(taken, rel, text, len))
+			rc = -1;
 		if (seq || (keep && (!text || !names ||
 				     has_cocci_name(names, text, len)))) {
 			cv->files[n++] = cv->files[i];
@@ -1485,8 +1484,6 @@ static json_t *result_json(struct conv *cv, double secs)
 			 cv->leftovers, "leftover_lines", cv->leftover_list,
 			 "seconds", secs, "changed_files", changed);
 }
-
-/* Does any candidate file already use a name lock.h would define? */
 
 /*
  * Interrupted: nothing half converted stays.  The copy is removed; a
