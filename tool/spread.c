@@ -199,17 +199,21 @@ static bool under_spinning(const struct classify *c, const struct cl_call *cl)
 	return false;
 }
 
+/* Is call @cl made where interrupts or preemption were disabled by hand? */
+static bool in_region(const struct cl_call *cl)
+{
+	return cl->irqs_off || cl->preempt_off;
+}
+
 /*
- * The bound of call @cl as a seed: max_spread in a region that disabled
- * interrupts or preemption by hand (a component's choice: where it reaches
- * dozens of locks, the region is what PREEMPT_RT needs changed, like a
- * context's lock), else max_call_spread under a spinning lock; 0: none.
+ * The bound of call @cl as a seed: max_spread in a region disabled by hand
+ * (a component's choice: where it reaches dozens of locks, the region is
+ * what PREEMPT_RT needs changed, like a context's lock), else
+ * max_call_spread (a call under a spinning lock).
  */
 static unsigned call_bound(const struct classify *c, const struct cl_call *cl)
 {
-	if (cl->irqs_off || cl->preempt_off)
-		return c->max_spread;
-	return under_spinning(c, cl) ? c->max_call_spread : 0;
+	return in_region(cl) ? c->max_spread : c->max_call_spread;
 }
 
 /*
@@ -240,6 +244,7 @@ static bool next_candidate(const struct classify *c, const struct calls *cs,
 		}
 	for (i = 0; i < cs->n; i++)
 		if (!cs->v[i]->spread_tried &&
+		    (in_region(cs->v[i]) || under_spinning(c, cs->v[i])) &&
 		    (cbound = call_bound(c, cs->v[i])) &&
 		    calls[i] > cbound + most) {
 			most = calls[i] - cbound;
@@ -362,9 +367,8 @@ json_t *classify_left_out(struct classify *c)
 					cl->irqs_off	  ? "interrupts"
 					: cl->preempt_off ? "preemption"
 							  : held,
-					cl->irqs_off || cl->preempt_off
-						? " disabled by hand"
-						: " held");
+					in_region(cl) ? " disabled by hand"
+						      : " held");
 			at = xasprintf("%s:%d", f->f->file, cl->line);
 			json_array_append_new(
 				out, json_pack("{sssssssi}", "fn", f->f->id, "why",
