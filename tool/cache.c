@@ -127,46 +127,63 @@ static char *man_path(const struct cache *c, const char *salt, const char *rel)
 
 #define CACHE_MAGIC "rtlock-cache-1 "
 #define MAGIC_LEN (sizeof(CACHE_MAGIC) - 1)
+#define HEAD_LEN (MAGIC_LEN + HASH_HEX)	/* the magic, the hash, '\n' */
+
+/* @body behind its checksum line, NUL-terminated (its length in @len). */
+static char *frame(const char *body, size_t n, size_t *len)
+{
+	char *out = xmalloc(HEAD_LEN + n + 1);
+
+	memcpy(out, CACHE_MAGIC, MAGIC_LEN);
+	hash_buf(body, n, out + MAGIC_LEN);
+	out[HEAD_LEN - 1] = '\n';
+	memcpy(out + HEAD_LEN, body, n);
+	out[HEAD_LEN + n] = '\0';
+	*len = HEAD_LEN + n;
+	return out;
+}
+
+/* The body of @buf if its checksum line holds, else NULL and @why. */
+static const char *unframe(const char *buf, size_t len, char *why,
+			   size_t whysize)
+{
+	char h[HASH_HEX];
+
+	if (len < HEAD_LEN || memcmp(buf, CACHE_MAGIC, MAGIC_LEN) ||
+	    buf[HEAD_LEN - 1] != '\n') {
+		snprintf(why, whysize, "no checksum line");
+		return NULL;
+	}
+	hash_buf(buf + HEAD_LEN, len - HEAD_LEN, h);
+	if (memcmp(h, buf + MAGIC_LEN, HASH_HEX - 1)) {
+		snprintf(why, whysize, "checksum mismatch");
+		return NULL;
+	}
+	return buf + HEAD_LEN;
+}
 
 char *cache_encode(json_t *j, size_t *len)
 {
 	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS), *out;
-	char h[HASH_HEX];
 	size_t n;
 
 	if (!s)
 		return NULL;
 	n = strlen(s);
 	s[n] = '\n';	/* the body is the JSON and a newline */
-	hash_buf(s, n + 1, h);
-	out = xmalloc(MAGIC_LEN + 33 + n + 2);
-	memcpy(out, CACHE_MAGIC, MAGIC_LEN);
-	memcpy(out + MAGIC_LEN, h, 32);
-	out[MAGIC_LEN + 32] = '\n';
-	memcpy(out + MAGIC_LEN + 33, s, n + 1);
-	out[MAGIC_LEN + 33 + n + 1] = '\0';
-	*len = MAGIC_LEN + 33 + n + 1;
+	out = frame(s, n + 1, len);
 	free(s);
 	return out;
 }
 
 json_t *cache_decode(const char *buf, size_t len, char *why, size_t whysize)
 {
-	const char *body = buf + MAGIC_LEN + 33;
-	char h[HASH_HEX];
+	const char *body = unframe(buf, len, why, whysize);
 	json_error_t err;
 	json_t *j;
 
-	if (len < MAGIC_LEN + 33 || memcmp(buf, CACHE_MAGIC, MAGIC_LEN) ||
-	    buf[MAGIC_LEN + 32] != '\n') {
-		snprintf(why, whysize, "no checksum line");
+	if (!body)
 		return NULL;
-	}
-	hash_buf(body, len - (body - buf), h);
-	if (memcmp(h, buf + MAGIC_LEN, 32)) {
-		snprintf(why, whysize, "checksum mismatch");
-		return NULL;
-	}
 	j = json_loadb(body, len - (body - buf), 0, &err);
 	if (!j) {
 		snprintf(why, whysize, "line %d: %s", err.line, err.text);
@@ -328,45 +345,32 @@ int cache_store(struct cache *c, const char *salt, const char *rel,
 	return rc;
 }
 
-#define BLOB_MAGIC "rtlock-cache-1 "
-#define BLOB_HEAD (sizeof(BLOB_MAGIC) - 1 + HASH_HEX)
-
 int cache_blob_put(const char *path, const void *data, size_t len)
 {
-	char *out = xmalloc(BLOB_HEAD + len), h[HASH_HEX];
-	int rc;
+	size_t n;
+	char *out = frame(data, len, &n);
+	int rc = write_file_replace(path, out, n);
 
-	hash_buf(data, len, h);
-	memcpy(out, BLOB_MAGIC, BLOB_HEAD - HASH_HEX);
-	memcpy(out + BLOB_HEAD - HASH_HEX, h, HASH_HEX - 1);
-	out[BLOB_HEAD - 1] = '\n';
-	memcpy(out + BLOB_HEAD, data, len);
-	rc = write_file_replace(path, out, BLOB_HEAD + len);
 	free(out);
 	return rc;
 }
 
 char *cache_blob_get(const char *path, size_t *len)
 {
-	char *data = read_file(path, len), h[HASH_HEX];
-	const char *why = NULL;
+	char *data = read_file(path, len), why[64];
+	const char *body;
 
 	if (!data)
 		return NULL;
-	if (*len < BLOB_HEAD || memcmp(data, BLOB_MAGIC, BLOB_HEAD - HASH_HEX) ||
-	    data[BLOB_HEAD - 1] != '\n')
-		why = "no checksum line";
-	else if (hash_buf(data + BLOB_HEAD, *len - BLOB_HEAD, h),
-		 memcmp(h, data + BLOB_HEAD - HASH_HEX, HASH_HEX - 1))
-		why = "checksum mismatch";
-	if (why) {
+	body = unframe(data, *len, why, sizeof(why));
+	if (!body) {
 		warning("%s: corrupt cache entry ignored (%s)", path, why);
 		unlink(path);
 		free(data);
 		return NULL;
 	}
-	*len -= BLOB_HEAD;
-	memmove(data, data + BLOB_HEAD, *len);
+	*len -= HEAD_LEN;
+	memmove(data, body, *len);
 	data[*len] = '\0';
 	return data;
 }
