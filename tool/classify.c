@@ -309,16 +309,14 @@ static bool slot_ignored(const struct pptr *slot)
 	if (convert_leaves_alone(slot->id))
 		return true;
 	for (i = 0; i < slot->to.n; i++) {
-		const char *t = slot->to.v[i], *name, *colon;
+		const char *t = slot->to.v[i];
 		char *fn;
 		bool api;
 
 		if (strncmp(t, "P:", 2) && strncmp(t, "R:", 2))
 			continue;
 		fn = xstrndup(t + 2, strcspn(t + 2, "#|"));
-		colon = strrchr(fn, ':');
-		name = colon ? colon + 1 : fn;
-		api = is_lock_api_function(name);
+		api = is_lock_api_function(id_name(fn));
 		free(fn);
 		if (api)
 			return true;
@@ -511,10 +509,9 @@ static void add_field_calls(struct build *b, const struct fieldfns *ff,
 static void add_tp_calls(struct build *b, const char *callee, int line,
 			 const struct fstate *st)
 {
-	const char *name = strrchr(callee, ':');
+	const char *name = id_name(callee);
 	char buf[256];
 
-	name = name ? name + 1 : callee;
 	if (strncmp(name, "trace_", 6))
 		return;
 	tp_field(name + 6, buf, sizeof(buf));

@@ -129,13 +129,6 @@ static int cmp_name(struct name *a, struct name *b)
 	return strcmp(a->s, b->s);
 }
 
-static const char *last_name(const char *id)
-{
-	const char *p = strrchr(id, ':');
-
-	return p ? p + 1 : id;
-}
-
 static void keep_line(struct conv *cv, const char *pos)
 {
 	char *fl = xstrdup(pos), *c = strchr(fl, ':');
@@ -230,7 +223,7 @@ static struct name *kept_only_names(json_t *rep, struct prog *p)
 
 	json_array_foreach(json_object_get(rep, "locks"), i, l) {
 		bool spins = !strcmp(json_str(l, "verdict"), "must-spin");
-		const char *name = last_name(json_str(l, "id"));
+		const char *name = id_name(json_str(l, "id"));
 
 		if (strcmp(json_str(l, "type"), "spinlock_t"))
 			continue;
@@ -241,14 +234,14 @@ static struct name *kept_only_names(json_t *rep, struct prog *p)
 			name_add(spins ? &fields : &other_fields, name);
 		json_array_foreach(json_object_get(l, "slots"), j, s) {
 			name_add(spins ? &kept : &other,
-				 last_name(json_string_value(s)));
+				 id_name(json_string_value(s)));
 			if (spins)
 				name_add(&kept_slots, json_string_value(s));
 		}
 	}
 	HASH_ITER(hh, p->slots, slot, stmp) {
 		if (!name_find(kept_slots, slot->id, strlen(slot->id))) {
-			name_add(&other, last_name(slot->id));
+			name_add(&other, id_name(slot->id));
 			continue;
 		}
 		kept_params(&kept, p, slot);
@@ -285,7 +278,7 @@ static void note_site_names(json_t *by_file, json_t *kind_of, json_t *must,
 		json_t *l = json_object_get(kind_of, lock);
 		char *key = xasprintf("%s:%s%s", json_str(site, "file"),
 				      l && is_field_lock(l) ? "." : "",
-				      last_name(lock));
+				      id_name(lock));
 		json_int_t bits = json_integer_value(json_object_get(by_file, key));
 
 		bits |= json_object_get(must, lock) ? 1 : 2;
@@ -316,7 +309,7 @@ static void note_decl_names(json_t *by_file, json_t *l, json_t *inv_l,
 					: json_str(l, "file");
 		size_t flen = decls ? (size_t)(strrchr(pos, ':') - pos) : strlen(pos);
 		char *key = xasprintf("%.*s:%s%s", (int)flen, pos, dot,
-				      last_name(json_str(l, "id")));
+				      id_name(json_str(l, "id")));
 		json_int_t bits = json_integer_value(json_object_get(by_file, key));
 
 		json_object_set_new(by_file, key, json_integer(bits | (kept ? 1 : 2)));
@@ -399,7 +392,7 @@ static void build_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		if (d) {
 			json_array_foreach(d, j, s) {
 				sb_addf(decls, "%s:%s\n", json_string_value(s),
-					last_name(json_str(l, "id")));
+					id_name(json_str(l, "id")));
 				keep_line(cv, json_string_value(s));
 			}
 		} else {
@@ -407,7 +400,7 @@ static void build_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 					      (int)json_integer_value(
 						      json_object_get(l, "line")));
 
-			sb_addf(decls, "%s:%s\n", pos, last_name(json_str(l, "id")));
+			sb_addf(decls, "%s:%s\n", pos, id_name(json_str(l, "id")));
 			keep_line(cv, pos);
 			free(pos);
 		}

@@ -310,9 +310,8 @@ static void do_lock(struct frun *r, json_t *ev, struct fstate *st)
 /* refcount_dec_and_test() & co: what follows frees the last reference */
 static bool is_count_drop(const char *callee)
 {
-	const char *name = strrchr(callee, ':');
+	const char *name = id_name(callee);
 
-	name = name ? name + 1 : callee;
 	return has_suffix(name, "_dec_and_test") ||
 	       has_suffix(name, "_sub_and_test");
 }

@@ -401,6 +401,13 @@ const char *json_str(json_t *o, const char *k)
 	return s ? s : "";
 }
 
+const char *id_name(const char *id)
+{
+	const char *p = strrchr(id, ':');
+
+	return p ? p + 1 : id;
+}
+
 bool str_in(const char *const *list, const char *s)
 {
 	for (; list && *list; list++)

@@ -79,12 +79,9 @@ static bool calls_schedule(json_t *ev)
 {
 	const char *op = json_string_value(json_array_get(ev, 0));
 	const char *callee = json_string_value(json_array_get(ev, 2));
-	const char *colon;
 
-	if (!op || strcmp(op, "call") || !callee)
-		return false;
-	colon = strrchr(callee, ':');
-	return str_in(schedule_fns, colon ? colon + 1 : callee);
+	return op && !strcmp(op, "call") && callee &&
+	       str_in(schedule_fns, id_name(callee));
 }
 
 /*
