@@ -34,7 +34,6 @@ struct lidx {
 /* The functions stored into a field or variable, and the fnrefs saying so. */
 struct fieldfns {
 	const char *field;
-	char *own_field;	/* the name, when not the facts' */
 	struct fieldfn {
 		unsigned fn;
 		json_t *ref;
@@ -139,25 +138,15 @@ static struct fieldfns *field_fns(struct classify *c, const char *field)
 	return ff;
 }
 
-/*
- * Function @fn is stored into @field, as fnref @ref says; without one,
- * @field is a name of the classifier's, copied, and @fn is added once
- * (a probe registered in two places).
- */
+/* Function @fn is stored into @field (a string of @ref's), as @ref says. */
 static void add_field_fn(struct classify *c, const char *field, unsigned fn,
 			 json_t *ref)
 {
 	struct fieldfns *ff = field_fns(c, field);
-	unsigned i;
 
-	for (i = 0; ff && !ref && i < ff->n; i++)
-		if (ff->v[i].fn == fn)
-			return;
 	if (!ff) {
 		ff = xcalloc(1, sizeof(*ff));
 		ff->field = field;
-		if (!ref)
-			ff->field = ff->own_field = xstrdup(field);
 		HASH_ADD_KEYPTR(hh, c->fields, ff->field, strlen(ff->field),
 				ff);
 	}
@@ -191,12 +180,32 @@ static const char *tp_field(const char *name, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * Store function @fn into tracepoint @name's field, once: a probe,
+ * registered (or defined) at @file:@line.
+ */
+static void add_tp_probe(struct classify *c, const char *name, unsigned fn,
+			 const char *file, json_int_t line)
+{
+	char buf[256];
+	const struct fieldfns *ff = field_fns(c, tp_field(name, buf, sizeof(buf)));
+	json_t *ref;
+	unsigned i;
+
+	for (i = 0; ff && i < ff->n; i++)
+		if (ff->v[i].fn == fn)
+			return;
+	ref = json_pack("{sssssssI}", "fn", c->funcs[fn].f->id, "field", buf,
+			"file", file, "line", line);
+	json_array_append_new(c->tp_probes, ref);
+	add_field_fn(c, json_str(ref, "field"), fn, ref);
+}
+
 /* register_trace_NAME(probe, ...) and register_trace_prio_NAME() in @ir */
-static void find_tp_probes(struct classify *c, json_t *ir)
+static void find_tp_probes(struct classify *c, unsigned caller, json_t *ir)
 {
 	const char *kind = json_string_value(json_array_get(ir, 0));
 	const char *callee, *name, *probe;
-	char buf[256];
 	json_t *v;
 	size_t i;
 	int fn;
@@ -204,7 +213,7 @@ static void find_tp_probes(struct classify *c, json_t *ir)
 	if (!kind || strcmp(kind, "call")) {
 		json_array_foreach(ir, i, v)
 			if (json_is_array(v))
-				find_tp_probes(c, v);
+				find_tp_probes(c, caller, v);
 		return;
 	}
 	callee = json_string_value(json_array_get(ir, 2));
@@ -217,7 +226,8 @@ static void find_tp_probes(struct classify *c, json_t *ir)
 	probe = json_string_value(json_array_get(json_array_get(ir, 3), 0));
 	if (probe && !strncmp(probe, "fn:", 3) &&
 	    (fn = func_index(c, probe + 3)) >= 0)
-		add_field_fn(c, tp_field(name, buf, sizeof(buf)), fn, NULL);
+		add_tp_probe(c, name, fn, c->funcs[caller].f->file,
+			     json_integer_value(json_array_get(ir, 1)));
 }
 
 /*
@@ -226,22 +236,22 @@ static void find_tp_probes(struct classify *c, json_t *ir)
  * those registered with register_trace_NAME(), and TRACE_EVENT(NAME)'s
  * trace_event_raw_event_NAME() (an event defined from a class calls the
  * class's, not followed).  Each is stored into the field "tracepoint NAME",
- * which a call of trace_NAME() calls through (build_call()).
+ * which a call of trace_NAME() calls through (build_call()), and listed in
+ * c->tp_probes with where it was registered (or defined).
  */
 static void index_tracepoints(struct classify *c)
 {
-	char buf[256];
 	unsigned i;
 
+	c->tp_probes = json_array();
 	for (i = 0; i < c->nfuncs; i++) {
-		const char *name = c->funcs[i].f->name;
+		const struct pfunc *f = c->funcs[i].f;
 
-		if (!strncmp(name, TP_RAW_EVENT, strlen(TP_RAW_EVENT))) {
-			tp_field(name + strlen(TP_RAW_EVENT), buf, sizeof(buf));
-			add_field_fn(c, buf, i, NULL);
-		}
-		if (c->funcs[i].f->ir)
-			find_tp_probes(c, c->funcs[i].f->ir);
+		if (!strncmp(f->name, TP_RAW_EVENT, strlen(TP_RAW_EVENT)))
+			add_tp_probe(c, f->name + strlen(TP_RAW_EVENT), i,
+				     f->file, f->line);
+		if (f->ir)
+			find_tp_probes(c, i, f->ir);
 	}
 }
 
@@ -1375,11 +1385,11 @@ void classify_free(struct classify *c)
 	}
 	HASH_ITER(hh, c->fields, ff, fft) {
 		HASH_DEL(c->fields, ff);
-		free(ff->own_field);
 		free(ff->v);
 		free(ff);
 	}
 	owner_free(c);
+	json_decref(c->tp_probes);
 	free(c->funcs);
 	free(c->locks);
 	free(c->queue);

@@ -10,6 +10,11 @@
  * runs_alone[].  Nor does preemption disabled only until the task
  * schedules itself (sched_hint()), nor an interrupt handler called by hand
  * (by_hand_handler()).
+ *
+ * A tracepoint's probes run with preemption disabled: __DO_TRACE() wraps
+ * the calls of those registered with register_trace_NAME() in
+ * preempt_disable_notrace(), wherever trace_NAME() fires.  The kernel's
+ * design, not the probe's choice: core's context (mark_entry()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -143,11 +148,31 @@ static bool by_hand_handler(const struct classify *c, const struct cl_call *cl)
 	       json_words_have(c->funcs[cl->callee].f->attrs, irqreturn);
 }
 
+static void tracepoint_probes(struct classify *c)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(c->tp_probes, i, r) {
+		char at[512], why[512];
+
+		snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
+			 (int)json_integer_value(json_object_get(r, "line")));
+		snprintf(why, sizeof(why),
+			 "%s() is a probe of %s, called with preemption "
+			 "disabled (__DO_TRACE)",
+			 json_str(r, "fn"), json_str(r, "field"));
+		mark_entry(c, json_str(r, "fn"), CL_IRQSOFF, why, at);
+	}
+}
+
 static void irqsoff_seed(struct classify *c)
 {
 	size_t i;
 	unsigned f, j;
 	json_t *r;
+
+	tracepoint_probes(c);
 
 	json_array_foreach(c->p->regs, i, r) {
 		char at[512], why[512];
