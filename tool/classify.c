@@ -1588,12 +1588,24 @@ void classify_result(struct classify *c, unsigned lock, struct cl_result *r)
 		if (l->foreign) {
 			char *text, *at;
 
-			r->foreign_to = c->comp_names[l->scope];
-			text = xasprintf("%s chose that context for its own "
-					 "locks; %s is declared in %s: it "
-					 "converts, an RT conflict to fix in %s",
-					 r->foreign_to, l->l->id,
-					 c->comp_names[l->comp], r->foreign_to);
+			r->foreign_to = c->comp_names[owner_scope_comp(l->scope)];
+			if (l->scope >= 0)
+				text = xasprintf(
+					"%s chose that context for its own "
+					"locks; %s is declared in %s: it "
+					"converts, an RT conflict to fix in %s",
+					r->foreign_to, l->l->id,
+					c->comp_names[l->comp], r->foreign_to);
+			else
+				text = xasprintf(
+					"%s disabled interrupts or preemption "
+					"by hand: outside the core, such a "
+					"region is rewritten for PREEMPT_RT "
+					"(spin_lock_irq(), a local_lock, "
+					"migrate_disable(): locktypes.rst), "
+					"its locks not kept spinning: %s "
+					"converts, an RT conflict to fix in %s",
+					r->foreign_to, l->l->id, r->foreign_to);
 			at = xasprintf("%s:%d", l->l->file, l->l->line);
 			add_step(r->conflict_evidence, "owner", text, at);
 			free(text);

@@ -102,9 +102,10 @@ struct cl_func {
 	 */
 	int from_arg;
 	/*
-	 * the component that context holds for (owner.c), -1: everywhere;
-	 * its file's component; and the scope of the contexts it chooses
-	 * itself: -1 for core code, else its component
+	 * the component that context holds for (owner.c), -1: everywhere,
+	 * <= SCOPE_NOBODY: nowhere; its file's component; and the scope of
+	 * the contexts it chooses itself: -1 for core code, else its
+	 * component
 	 */
 	int scope;
 	unsigned comp;
@@ -223,6 +224,15 @@ void owner_init(struct classify *c);
 void owner_free(struct classify *c);
 /* May a context of @scope make @lock spin? */
 bool owner_admits(const struct classify *c, unsigned lock, int scope);
+/*
+ * A scope at or below SCOPE_NOBODY admits no lock: that of a region a
+ * component outside the core disables interrupts or preemption in by hand.
+ */
+#define SCOPE_NOBODY (-2)
+/* The scope of a region @f disables interrupts or preemption in by hand. */
+int owner_region_scope(const struct cl_func *f);
+/* The component a scope (>= 0, or <= SCOPE_NOBODY) is chosen by. */
+unsigned owner_scope_comp(int scope);
 
 /* Leave out the seeds that alone would make more than max_spread locks spin. */
 void bound_spread(struct classify *c);

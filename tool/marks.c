@@ -63,13 +63,13 @@ static void apply(struct classify *c, const struct mark *m)
 	case MARK_OWN_ACQ:
 		if (own_turn(c, m->fn))
 			spin_in(c, f->acqs[m->idx].lock, m->cls, m->fn, m->idx,
-				-1, f->own_scope);
+				-1, owner_region_scope(f));
 		break;
 	case MARK_OWN_CALL:
 		/* unless the spread bound left it out */
 		if (own_turn(c, m->fn) && !f->calls[m->idx].left_out)
 			enqueue_in(c, f->calls[m->idx].callee, m->cls, m->fn,
-				   m->idx, -1, f->own_scope);
+				   m->idx, -1, owner_region_scope(f));
 		break;
 	case MARK_WEIGH:
 		f->weighable = true;

@@ -20,6 +20,14 @@
  * pass and closed over; the others in a second, each limited to its
  * component, so that what the core reaches is never held back by a driver
  * that came first.
+ *
+ * A region a driver, file system or protocol disables interrupts or
+ * preemption in by hand chooses for no lock, not even its own: outside the
+ * core, Documentation/locking/locktypes.rst has "local_irq_disable();
+ * spin_lock(&lock);" rewritten for PREEMPT_RT (spin_lock_irq(), a
+ * local_lock, migrate_disable()), not the lock kept spinning.  Its scope,
+ * SCOPE_NOBODY - component, admits no lock and names the component where
+ * the conflict is to be fixed.
  */
 #include <string.h>
 #include <uthash.h>
@@ -123,5 +131,15 @@ void owner_free(struct classify *c)
 
 bool owner_admits(const struct classify *c, unsigned lock, int scope)
 {
-	return scope < 0 || c->locks[lock].comp == (unsigned)scope;
+	return scope == -1 || (scope >= 0 && c->locks[lock].comp == (unsigned)scope);
+}
+
+int owner_region_scope(const struct cl_func *f)
+{
+	return f->own_scope < 0 ? -1 : SCOPE_NOBODY - f->own_scope;
+}
+
+unsigned owner_scope_comp(int scope)
+{
+	return scope >= 0 ? (unsigned)scope : (unsigned)(SCOPE_NOBODY - scope);
 }

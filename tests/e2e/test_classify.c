@@ -249,7 +249,7 @@ static void pinned(void **state)
  */
 static void ownership(void **state)
 {
-	json_t *rep = load_json("%s/out/classify.json", work), *l, *c, *ev;
+	json_t *rep = load_json("%s/out/classify.json", work), *l, *c, *ev, *s;
 
 	(void)state;
 	l = lock_of(rep, "struct mini_accel (in drivers/misc/mini_accel.c)::"
@@ -282,6 +282,21 @@ static void ownership(void **state)
 	ev = json_object_get(l, "evidence");
 	assert_string_equal(str(json_array_get(ev, 0), "at"),
 			    "kernel/mini_klog.c:33");
+	/* a driver's region with interrupts off decides for no lock */
+	c = json_object_get(lock_of(rep, "drivers/misc/mini_watchdog.c:"
+					 "mini_watchdog_poll_lock"),
+			    "conflict");
+	assert_string_equal(str(c, "class"), "irqs-off");
+	assert_string_equal(str(c, "foreign_to"), "drivers/misc");
+	ev = json_object_get(c, "evidence");
+	s = json_array_get(ev, json_array_size(ev) - 1);
+	assert_string_equal(str(s, "kind"), "owner");
+	assert_non_null(strstr(str(s, "text"), "drivers/misc disabled "
+					       "interrupts or preemption by hand"));
+	/* ... nor is the handler it calls by hand, as in the core */
+	assert_null(json_object_get(lock_of(rep, "drivers/misc/mini_watchdog.c:"
+						 "mini_watchdog_irq_lock"),
+				    "conflict"));
 	/* below drivers/, a driver's folder: chipidea's, not all of USB */
 	l = lock_of(rep, "drivers/usb/mini_udc/mini_udc.c:mini_udc_lock");
 	assert_string_equal(str(l, "verdict"), "must-spin");
@@ -298,7 +313,7 @@ static void ownership(void **state)
 	assert_string_equal(str(c, "foreign_to"), "arch/x86");
 	assert_int_equal(json_integer_value(json_object_get(
 				 json_object_get(rep, "summary"), "foreign")),
-			 4);
+			 5);
 	json_decref(rep);
 }
 
@@ -762,7 +777,7 @@ static void report_in_browser(void **state)
 	assert_non_null(strstr(dom, "kernel/lock_recursion.c:recursion_irqsoff_lock"));
 	assert_non_null(strstr(dom, "kernel/lock_shared.c:shared_irqsoff_lock"));
 	assert_null(strstr(dom, "<code>struct minieth_priv::init_only_lock"));
-	assert_non_null(strstr(dom, "10 of 166 locks"));
+	assert_non_null(strstr(dom, "11 of 167 locks"));
 	/* a pinned lock shows why, and its conflict */
 	assert_non_null(strstr(dom, "pinned: handed to cond_resched_lock() at "
 				    "<code>kernel/irqs_off.c:88:2</code>"));
