@@ -55,15 +55,29 @@ int hash_file(const char *path, char out[HASH_HEX])
 	return 0;
 }
 
-void hasher_adds_rooted(struct hasher *h, const char *s, const char *root)
+void hasher_adds_placed(struct hasher *h, const char *s,
+			const char *const *places)
 {
-	size_t n = strlen(root);
-	const char *p;
+	for (;;) {
+		const char *at = NULL;
+		size_t len = 0;
+		unsigned i, which = 0;
+		char token[16];
 
-	while (n && (p = strstr(s, root))) {
-		hasher_add(h, s, p - s);
-		hasher_add(h, "@ROOT@", 6);
-		s = p + n;
+		/* the first place named in @s; of two there, the longer */
+		for (i = 0; places[i]; i++) {
+			size_t n = strlen(places[i]);
+			const char *p = n ? strstr(s, places[i]) : NULL;
+
+			if (p && (!at || p < at || (p == at && n > len)))
+				at = p, len = n, which = i;
+		}
+		if (!at)
+			break;
+		hasher_add(h, s, at - s);
+		snprintf(token, sizeof(token), "@PLACE%u@", which);
+		hasher_adds(h, token);
+		s = at + len;
 	}
 	hasher_adds(h, s);
 }

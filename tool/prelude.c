@@ -72,9 +72,11 @@ static const char *clang_binary(void)
  * and index the #defines of those files.
  */
 static void read_deps(struct prelude *p, struct cache *c, const char *depfile,
-		      const char *text, const char *root)
+		      const char *text, const char *root, const char *objdir)
 {
 	char *deps = read_file(depfile, NULL), *tok, *save = NULL;
+	/* the tree's root and the kbuild output, not their places */
+	const char *const places[] = { root, objdir, NULL };
 	const char **files = NULL;
 	unsigned nfiles = 0, alloc = 0;
 	struct hasher h;
@@ -86,7 +88,7 @@ static void read_deps(struct prelude *p, struct cache *c, const char *depfile,
 		/* its text is hashed; its path is the tree's prelude folder */
 		if (has_suffix(tok, ":") || !strcmp(tok, p->header))
 			continue;
-		hasher_adds_rooted(&h, tok, root);
+		hasher_adds_placed(&h, tok, places);
 		hasher_adds(&h, cache_file_hash(c, tok));
 		ALLOC_GROW(files, nfiles, alloc);
 		files[nfiles++] = tok;
@@ -185,7 +187,7 @@ int prelude_build(struct prelude *p, const struct tree *t,
 		warning("prelude PCH failed (see %s): parsing without it", log);
 		goto out;
 	}
-	read_deps(p, c, dep, text.buf, t->root);
+	read_deps(p, c, dep, text.buf, t->root, kb->objdir);
 out:
 	if (rc)
 		prelude_release(p);

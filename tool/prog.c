@@ -107,7 +107,7 @@ static void add_lock(struct prog *p, const char *file, json_t *o)
 		p, json_str(o, "id"),
 		!strcmp(json_str(o, "type"), "raw_spinlock_t") ? LT_RAW : LT_SPIN,
 		json_str(o, "kind"), file,
-		json_integer_value(json_object_get(o, "line")));
+		json_int(o, "line"));
 
 	{
 		char *pos = xasprintf("%s:%d", file,
@@ -156,7 +156,7 @@ static void add_func(struct prog *p, const char *file, json_t *o)
 	f->id = xstrdup(id);
 	f->name = xstrdup(json_str(o, "name"));
 	f->file = xstrdup(file);
-	f->line = json_integer_value(json_object_get(o, "line"));
+	f->line = json_int(o, "line");
 	f->is_static = json_is_true(json_object_get(o, "static"));
 	f->attrs = json_incref(json_object_get(o, "attrs"));
 	f->low_level = json_words_have(f->attrs, low_level_sections);

@@ -112,7 +112,7 @@ int record_reuse(struct branch *b, const char *key)
 	b->head = xstrdup(head);
 	b->converted_files = json_integer_value(
 		json_object_get(r, "converted_files"));
-	b->leftovers = json_integer_value(json_object_get(r, "leftovers"));
+	b->leftovers = json_int(r, "leftovers");
 	b->reused = true;
 out:
 	json_decref(r);

@@ -10,14 +10,9 @@
 #include "util.h"
 #include "version.h"
 
-static json_int_t jint(json_t *o, const char *k)
-{
-	return json_integer_value(json_object_get(o, k));
-}
-
 static void count(json_t *obj, const char *key)
 {
-	json_object_set_new(obj, key, json_integer(jint(obj, key) + 1));
+	json_object_set_new(obj, key, json_integer(json_int(obj, key) + 1));
 }
 
 json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
@@ -102,10 +97,10 @@ json_t *report_json(struct scan *s, struct classify *c, json_t *inv)
 		(int)c->nlocks, "by_class", by_class, "must_spin", must,
 		"convert", c->nlocks - must, "whitelist_entries", c->nwhitelist,
 		"whitelist_stale", (int)json_array_size(c->stale),
-		"api_sites", (int)jint(sum, "api_sites"), "unresolved_sites",
-		(int)(jint(sum, "api_sites") - jint(sum, "api_sites_resolved")),
-		"parse_failures", (int)jint(sum, "failed"), "parse_errors",
-		(int)jint(sum, "with_errors"));
+		"api_sites", (int)json_int(sum, "api_sites"), "unresolved_sites",
+		(int)(json_int(sum, "api_sites") - json_int(sum, "api_sites_resolved")),
+		"parse_failures", (int)json_int(sum, "failed"), "parse_errors",
+		(int)json_int(sum, "with_errors"));
 	json_object_set(json_object_get(rep, "summary"), "stale", c->stale);
 	json_object_set_new(json_object_get(rep, "summary"), "pinned",
 			    json_integer(npinned));
@@ -217,46 +212,47 @@ void report_text(json_t *rep, FILE *out)
 
 	fprintf(out, "classify: linux %s, %d locks: %d must spin, %d convert\n",
 		json_str(json_object_get(rep, "tree"), "version"),
-		(int)jint(sum, "locks"), (int)jint(sum, "must_spin"),
-		(int)jint(sum, "convert"));
+		(int)json_int(sum, "locks"), (int)json_int(sum, "must_spin"),
+		(int)json_int(sum, "convert"));
 	fprintf(out, "  by class:");
 	json_object_foreach(json_object_get(sum, "by_class"), k, v)
 		fprintf(out, " %s %d", k, (int)json_integer_value(v));
 	fprintf(out, "\n  whitelist: %d entries, %d stale; unresolved API sites: "
 		     "%d; files not parsed: %d\n",
-		(int)jint(sum, "whitelist_entries"),
-		(int)jint(sum, "whitelist_stale"),
-		(int)jint(sum, "unresolved_sites"),
-		(int)jint(sum, "parse_failures"));
+		(int)json_int(sum, "whitelist_entries"),
+		(int)json_int(sum, "whitelist_stale"),
+		(int)json_int(sum, "unresolved_sites"),
+		(int)json_int(sum, "parse_failures"));
 	v = json_object_get(sum, "wide_calls");
 	if (v)
 		fprintf(out, "  indirect calls not followed (a field with more "
 			     "than %d functions): %d, %d of them in atomic "
 			     "context (wide_calls in classify.json)\n",
-			(int)jint(v, "max_fanout"), (int)jint(v, "not_followed"),
-			(int)jint(v, "in_atomic_context"));
+			(int)json_int(v, "max_fanout"), (int)json_int(v, "not_followed"),
+			(int)json_int(v, "in_atomic_context"));
 	fprintf(out, "  pinned (used with a helper that has no spinning "
 		     "form): %d; converted against a context that says spin "
 		     "(conflict in classify.json, review): %d, %d of them "
-		     "because another component's code chose that context "
-		     "(an RT conflict to fix there: foreign_to)\n",
-		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"),
-		(int)jint(sum, "foreign"));
+		     "because code outside the core chose that context: "
+		     "another component's, or a region with interrupts off "
+		     "by hand (an RT conflict to fix there: foreign_to)\n",
+		(int)json_int(sum, "pinned"), (int)json_int(sum, "conflicts"),
+		(int)json_int(sum, "foreign"));
 	fprintf(out, "  not built with PREEMPT_RT (declared where only an "
 		     "option depending on !PREEMPT_RT builds): %d locks "
 		     "(off_rt in classify.json)\n",
-		(int)jint(sum, "off_rt"));
+		(int)json_int(sum, "off_rt"));
 	v = json_object_get(sum, "spread");
-	if (v && (jint(v, "max_spread") || jint(v, "max_call_spread")))
+	if (v && (json_int(v, "max_spread") || json_int(v, "max_call_spread")))
 		fprintf(out, "  spread bound %d, %d for calls (review): %d "
 			     "locks converted (spread in classify.json), %d "
 			     "entry points and calls left out (left_out)\n",
-			(int)jint(v, "max_spread"), (int)jint(v, "max_call_spread"),
-			(int)jint(v, "converted"), (int)jint(v, "left_out"));
+			(int)json_int(v, "max_spread"), (int)json_int(v, "max_call_spread"),
+			(int)json_int(v, "converted"), (int)json_int(v, "left_out"));
 	json_array_foreach(json_object_get(rep, "left_out"), i, v)
 		fprintf(out, "  left out: %s %s: would make %d locks spin\n",
 			json_str(v, "at"), json_str(v, "why"),
-			(int)jint(v, "spread"));
+			(int)json_int(v, "spread"));
 	json_array_foreach(json_object_get(sum, "stale"), i, v)
 		fprintf(out, "  stale whitelist entry %s: %s\n", json_str(v, "where"),
 			json_str(v, "id"));
@@ -289,7 +285,7 @@ static void tally_add(json_t *obj, const char *key, int which)
 
 static void rates(json_t *t)
 {
-	double tp = jint(t, "tp"), fp = jint(t, "fp"), fn = jint(t, "fn");
+	double tp = json_int(t, "tp"), fp = json_int(t, "fp"), fn = json_int(t, "fn");
 
 	json_object_set_new(t, "precision",
 			    tp + fp ? json_real(tp / (tp + fp)) : json_null());
@@ -300,10 +296,10 @@ static void rates(json_t *t)
 static int cmp_root(const void *a, const void *b)
 {
 	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	int d = (int)(jint(y, "fp") - jint(x, "fp"));
+	int d = (int)(json_int(y, "fp") - json_int(x, "fp"));
 
 	if (!d)
-		d = (int)(jint(y, "tp") - jint(x, "tp"));
+		d = (int)(json_int(y, "tp") - json_int(x, "tp"));
 	return d ? d : strcmp(json_str(x, "root"), json_str(y, "root"));
 }
 
@@ -318,8 +314,8 @@ static json_t *by_root(json_t *roots)
 	const char *k;
 
 	json_object_foreach(roots, k, t) {
-		v[i] = json_pack("{sssIsI}", "root", k, "tp", jint(t, "tp"),
-				 "fp", jint(t, "fp"));
+		v[i] = json_pack("{sssIsI}", "root", k, "tp", json_int(t, "tp"),
+				 "fp", json_int(t, "fp"));
 		i++;
 	}
 	qsort(v, n, sizeof(*v), cmp_root);
@@ -362,13 +358,13 @@ json_t *audit_json(json_t *rep)
 			json_array_append_new(
 				missed, json_pack("{sssssi}", "id", json_str(l, "id"),
 						  "file", json_str(l, "file"),
-						  "line", (int)jint(l, "line")));
+						  "line", (int)json_int(l, "line")));
 		else if (which == 1)
 			json_array_append_new(
 				extra,
 				json_pack("{sssssisssO}", "id", json_str(l, "id"),
 					  "file", json_str(l, "file"), "line",
-					  (int)jint(l, "line"), "class",
+					  (int)json_int(l, "line"), "class",
 					  json_str(l, "class"), "evidence",
 					  json_object_get(l, "evidence")));
 	}
@@ -395,8 +391,8 @@ static void rate_line(FILE *out, const char *name, json_t *t)
 {
 	json_t *p = json_object_get(t, "precision"), *r = json_object_get(t, "recall");
 
-	fprintf(out, "  %-12s %5d %5d %5d  ", name, (int)jint(t, "tp"),
-		(int)jint(t, "fp"), (int)jint(t, "fn"));
+	fprintf(out, "  %-12s %5d %5d %5d  ", name, (int)json_int(t, "tp"),
+		(int)json_int(t, "fp"), (int)json_int(t, "fn"));
 	if (json_is_real(p))
 		fprintf(out, "%9.2f", json_real_value(p));
 	else
@@ -428,10 +424,10 @@ void audit_text(json_t *a, FILE *out)
 	fprintf(out, "  where the chains of the most false positives start "
 		     "(by_root in audit.json):\n");
 	json_array_foreach(json_object_get(a, "by_root"), i, t) {
-		if (i == 10 || !jint(t, "fp"))
+		if (i == 10 || !json_int(t, "fp"))
 			break;
-		fprintf(out, "  %5d FP %4d TP  %s\n", (int)jint(t, "fp"),
-			(int)jint(t, "tp"), json_str(t, "root"));
+		fprintf(out, "  %5d FP %4d TP  %s\n", (int)json_int(t, "fp"),
+			(int)json_int(t, "tp"), json_str(t, "root"));
 	}
 	fprintf(out, "  %d raw locks the classifier would convert, %d spinlock_t "
 		     "it says must spin (lists in audit.json)\n",
@@ -440,7 +436,7 @@ void audit_text(json_t *a, FILE *out)
 	fprintf(out, "  %d locks left out: declared in code a PREEMPT_RT "
 		     "kernel does not build (Kconfig: depends on "
 		     "!PREEMPT_RT; off_rt in the classification)\n",
-		(int)jint(a, "off_rt"));
+		(int)json_int(a, "off_rt"));
 }
 
 /* ---- HTML ---- */
@@ -571,15 +567,15 @@ char *report_html(json_t *rep)
 		     "<td class=\"n\">%d</td><td class=\"n\">%d</td>"
 		     "<td class=\"n\">%d</td><td class=\"n\">%d</td>"
 		     "<td class=\"n\">%d</td></tr></table>\n",
-		(int)jint(sum, "locks"), (int)jint(sum, "must_spin"),
-		(int)jint(sum, "convert"), (int)jint(sum, "whitelist_entries"),
-		(int)jint(sum, "whitelist_stale"),
-		(int)jint(sum, "unresolved_sites"),
-		(int)jint(sum, "parse_failures"), (int)jint(sum, "parse_errors"),
-		(int)jint(json_object_get(sum, "wide_calls"),
+		(int)json_int(sum, "locks"), (int)json_int(sum, "must_spin"),
+		(int)json_int(sum, "convert"), (int)json_int(sum, "whitelist_entries"),
+		(int)json_int(sum, "whitelist_stale"),
+		(int)json_int(sum, "unresolved_sites"),
+		(int)json_int(sum, "parse_failures"), (int)json_int(sum, "parse_errors"),
+		(int)json_int(json_object_get(sum, "wide_calls"),
 			  "in_atomic_context"),
-		(int)jint(sum, "pinned"), (int)jint(sum, "conflicts"),
-		(int)jint(sum, "off_rt"));
+		(int)json_int(sum, "pinned"), (int)json_int(sum, "conflicts"),
+		(int)json_int(sum, "off_rt"));
 	sb_adds(&sb, "<table id=\"classes\"><tr><th>class</th><th>locks</th></tr>\n");
 	json_object_foreach(json_object_get(sum, "by_class"), k, v) {
 		sb_adds(&sb, "<tr><td>");

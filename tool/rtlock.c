@@ -542,10 +542,10 @@ static int convert_next(struct common *c, struct scan *s, json_t *inv,
 			printf("convert: %d files, %d from cache, %d failed, %d "
 			       "lines with spinlock API left on converted "
 			       "locks; tree: %s\n",
-			       (int)json_integer_value(json_object_get(res, "files")),
-			       (int)json_integer_value(json_object_get(res, "from_cache")),
+			       (int)json_int(res, "files"),
+			       (int)json_int(res, "from_cache"),
 			       (int)json_array_size(json_object_get(res, "failed")),
-			       (int)json_integer_value(json_object_get(res, "leftovers")),
+			       (int)json_int(res, "leftovers"),
 			       json_string_value(json_object_get(res, "target")));
 		json_decref(res);
 	}
@@ -580,18 +580,18 @@ static json_t *run_summary(struct common *c, struct scan *s, json_t *rep,
 		"{sssisOsisisisis{sisisisisisisi}s{sfsfsfsfsfsf}sisssO}",
 		"schema", "rtlock-summary-1", "exit", rc, "locks_by_class",
 		json_object_get(sum, "by_class"), "must_spin",
-		(int)json_integer_value(json_object_get(sum, "must_spin")),
+		(int)json_int(sum, "must_spin"),
 		"converted_locks",
-		(int)json_integer_value(json_object_get(sum, "convert")),
+		(int)json_int(sum, "convert"),
 		"converted_files", b->converted_files, "commits",
 		(int)b->ncommits, "review", "whitelist_entries",
-		(int)json_integer_value(json_object_get(sum, "whitelist_entries")),
+		(int)json_int(sum, "whitelist_entries"),
 		"whitelist_stale",
-		(int)json_integer_value(json_object_get(sum, "whitelist_stale")),
+		(int)json_int(sum, "whitelist_stale"),
 		"parse_failures",
-		(int)json_integer_value(json_object_get(sum, "parse_failures")),
+		(int)json_int(sum, "parse_failures"),
 		"unresolved_sites",
-		(int)json_integer_value(json_object_get(sum, "unresolved_sites")),
+		(int)json_int(sum, "unresolved_sites"),
 		"spatch_failures", b->convert_failed, "leftovers", b->leftovers,
 		"spread_bound",
 		(int)(json_integer_value(json_object_get(
@@ -613,10 +613,10 @@ static void print_summary(json_t *j, FILE *f)
 
 	fprintf(f, "summary: %d locks converted, %d kept spinning; %d files "
 		   "converted in %d commits\n  by class:",
-		(int)json_integer_value(json_object_get(j, "converted_locks")),
-		(int)json_integer_value(json_object_get(j, "must_spin")),
-		(int)json_integer_value(json_object_get(j, "converted_files")),
-		(int)json_integer_value(json_object_get(j, "commits")));
+		(int)json_int(j, "converted_locks"),
+		(int)json_int(j, "must_spin"),
+		(int)json_int(j, "converted_files"),
+		(int)json_int(j, "commits"));
 	json_object_foreach(json_object_get(j, "locks_by_class"), k, v)
 		fprintf(f, " %s %d", k, (int)json_integer_value(v));
 	fprintf(f, "\n  review:");
@@ -626,7 +626,7 @@ static void print_summary(json_t *j, FILE *f)
 	json_object_foreach(t, k, v)
 		fprintf(f, " %s %.1f", k, json_real_value(v));
 	fprintf(f, "; peak memory %d MiB\n",
-		(int)json_integer_value(json_object_get(j, "peak_rss_mib")));
+		(int)json_int(j, "peak_rss_mib"));
 }
 
 static int branch_next(struct common *c, struct scan *s, json_t *inv,

@@ -53,7 +53,7 @@ static json_t *extract_with(struct scan *s, const char *file, const char *incs,
 
 static unsigned nerrors(json_t *facts)
 {
-	return json_integer_value(json_object_get(facts, "errors"));
+	return json_int(facts, "errors");
 }
 
 static int scan_job(size_t i, void *data)
@@ -124,6 +124,8 @@ static void job_done(size_t i, const struct job_result *r, void *data)
 
 static void make_salt(struct scan *s, const char *prelude_hash)
 {
+	/* the kbuild output is NULL without kbuild: the end of the list */
+	const char *const places[] = { s->tree.root, s->kb.objdir, NULL };
 	struct hasher h;
 	int i;
 
@@ -131,9 +133,13 @@ static void make_salt(struct scan *s, const char *prelude_hash)
 	hasher_init(&h);
 	hasher_adds(&h, RTLOCK_FACTS_HASH);
 	hasher_adds(&h, "rtlock-facts-1");
-	/* not the tree's place: the same files elsewhere share the facts */
+	/*
+	 * not the tree's place, nor the cache's (the flags name its kbuild
+	 * output): the same files elsewhere share the facts, and a cache
+	 * restored elsewhere is still warm
+	 */
 	for (i = 0; i < s->kb.nargs; i++)
-		hasher_adds_rooted(&h, s->kb.args[i], s->tree.root);
+		hasher_adds_placed(&h, s->kb.args[i], places);
 	hasher_adds(&h, prelude_hash);
 	hasher_final(&h, s->salt);
 }
@@ -389,7 +395,7 @@ static size_t load_facts(struct scan *s, size_t *redo)
 		}
 		tu->loaded = true;
 		s->reparsed += json_is_true(json_object_get(f, "reparsed"));
-		tu->errors = json_integer_value(json_object_get(f, "errors"));
+		tu->errors = json_int(f, "errors");
 		fe = json_object_get(f, "first_error");
 		if (tu->errors) {
 			tu->state = "errors";
@@ -526,6 +532,7 @@ static bool left_out(struct scan *s, struct built *b, const char *rel)
  */
 static void tu_salt(struct scan *s, struct built *b, struct scan_tu *tu)
 {
+	const char *const places[] = { s->tree.root, s->kb.objdir, NULL };
 	struct sb incs = SB_INIT;
 	struct hasher h;
 
@@ -538,7 +545,7 @@ static void tu_salt(struct scan *s, struct built *b, struct scan_tu *tu)
 	hasher_init(&h);
 	hasher_adds(&h, s->salt);
 	hasher_adds(&h, "incs-last");
-	hasher_adds_rooted(&h, tu->incs, s->tree.root);
+	hasher_adds_placed(&h, tu->incs, places);
 	hasher_final(&h, tu->salt);
 }
 

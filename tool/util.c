@@ -401,6 +401,11 @@ const char *json_str(json_t *o, const char *k)
 	return s ? s : "";
 }
 
+json_int_t json_int(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
 const char *id_name(const char *id)
 {
 	const char *p = strrchr(id, ':');

@@ -126,6 +126,8 @@ bool next_word(const char *text, size_t len, size_t *i, size_t *n);
 char *mask_c(const char *t);
 /* the string member @k of object @o, "" when there is none */
 const char *json_str(json_t *o, const char *k);
+/* the integer member @k of @o, 0 when there is none */
+json_int_t json_int(json_t *o, const char *k);
 /* The name in an identity ("file:name", "struct s::field"): past its last ':' */
 const char *id_name(const char *id);
 /* Is @s among the NULL-ended @list (which may be NULL)? */

@@ -72,6 +72,44 @@ static void hashes(void **state)
 	assert_int_equal(hash_file("/nonexistent/file", a), -1);
 }
 
+static void placed_hash(const char *s, const char *root, const char *out,
+			char hex[HASH_HEX])
+{
+	const char *const places[] = { root, out, NULL };
+	struct hasher h;
+
+	hasher_init(&h);
+	hasher_adds_placed(&h, s, places);
+	hasher_final(&h, hex);
+}
+
+/* Keys say what the tree and the cache hold, not where they are. */
+static void placed_hashes(void **state)
+{
+	char a[HASH_HEX], b[HASH_HEX];
+
+	(void)state;
+	placed_hash("-I/src/linux/include -I/cache/kb/include", "/src/linux",
+		    "/cache/kb", a);
+	placed_hash("-I/w/l/include -I/tmp/c2/kb/include", "/w/l",
+		    "/tmp/c2/kb", b);
+	assert_string_equal(a, b);
+	/* what is not a place still counts */
+	placed_hash("-I/w/l/include -I/tmp/c2/kb/arch", "/w/l", "/tmp/c2/kb",
+		    b);
+	assert_string_not_equal(a, b);
+	/* the root and the output are told apart */
+	placed_hash("-I/cache/kb/include -I/src/linux/include", "/src/linux",
+		    "/cache/kb", b);
+	assert_string_not_equal(a, b);
+	/* a cache inside the tree: the longer place where both match */
+	placed_hash("/t/.c/kb/x /t/y", "/t", "/t/.c/kb", a);
+	placed_hash("/u/.c/kb/x /u/y", "/u", "/u/.c/kb", b);
+	assert_string_equal(a, b);
+	placed_hash("/u/.c/kb/x /u/y", "/u", "/elsewhere", b);
+	assert_string_not_equal(a, b);
+}
+
 static void paths(void **state)
 {
 	char *cwd, *p, *q;
@@ -160,6 +198,7 @@ int test_util(void)
 		cmocka_unit_test(atomic_write),
 		cmocka_unit_test(dir_copy),
 		cmocka_unit_test(hashes),
+		cmocka_unit_test(placed_hashes),
 		cmocka_unit_test(paths),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);

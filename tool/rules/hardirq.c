@@ -80,7 +80,7 @@ static void entry_as(struct classify *c, json_t *r, const char *fn,
 	char at[512], text[512];
 
 	snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
-		 (int)json_integer_value(json_object_get(r, "line")));
+		 (int)json_int(r, "line"));
 	snprintf(text, sizeof(text), "%s() %s", fn, why);
 	if (own)
 		own_entry(c, fn, CL_HARDIRQ, text, at);

@@ -157,7 +157,7 @@ static void tracepoint_probes(struct classify *c)
 		char at[512], why[512];
 
 		snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
-			 (int)json_integer_value(json_object_get(r, "line")));
+			 (int)json_int(r, "line"));
 		snprintf(why, sizeof(why),
 			 "%s() is a probe of %s, called with preemption "
 			 "disabled (__DO_TRACE)",
@@ -180,7 +180,7 @@ static void irqsoff_seed(struct classify *c)
 		if (strcmp(json_str(r, "role"), "stop_machine"))
 			continue;
 		snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
-			 (int)json_integer_value(json_object_get(r, "line")));
+			 (int)json_int(r, "line"));
 		snprintf(why, sizeof(why),
 			 "%s() runs under %s() with interrupts off",
 			 json_str(r, "fn"), json_str(r, "api"));

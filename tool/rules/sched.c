@@ -20,7 +20,7 @@ static void class_fn(struct classify *c, json_t *ref, void *ctx)
 
 	(void)ctx;
 	snprintf(at, sizeof(at), "%s:%d", json_str(ref, "file"),
-		 (int)json_integer_value(json_object_get(ref, "line")));
+		 (int)json_int(ref, "line"));
 	snprintf(why, sizeof(why),
 		 "%s() is %s of %s (runs with the runqueue lock held)",
 		 json_str(ref, "fn"), json_str(ref, "field"), json_str(ref, "obj"));
@@ -34,11 +34,11 @@ static void update_util_hook(struct classify *c, json_t *ref, void *ctx)
 	char at[512], why[512], via[256] = "";
 
 	snprintf(at, sizeof(at), "%s:%d", json_str(arg, "file"),
-		 (int)json_integer_value(json_object_get(arg, "line")));
+		 (int)json_int(arg, "line"));
 	if (ctx)
 		snprintf(via, sizeof(via), " through %s (stored at %s:%d)",
 			 json_str(arg, "var"), json_str(ref, "file"),
-			 (int)json_integer_value(json_object_get(ref, "line")));
+			 (int)json_int(ref, "line"));
 	snprintf(why, sizeof(why),
 		 "%s() is given to cpufreq_add_update_util_hook()%s (the "
 		 "scheduler calls it with the runqueue lock held)",
