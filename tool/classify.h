@@ -65,7 +65,7 @@ struct classify {
 	struct fidx *fmap;	/* function id -> index */
 	struct lidx *lmap;	/* lock id -> index */
 	struct fieldfns *fields; /* field or variable -> functions in it */
-	json_t *tp_probes;	/* register_trace_NAME()'s: fn, field, file, line */
+	json_t *tp_probes;	/* a tracepoint's probes: {fn, field, file, line} */
 	struct cl_slot *slots;	/* declarations holding lock addresses */
 	unsigned nslots;
 	unsigned *queue;	/* functions to visit */

@@ -131,7 +131,8 @@ void owner_free(struct classify *c)
 
 bool owner_admits(const struct classify *c, unsigned lock, int scope)
 {
-	return scope == -1 || (scope >= 0 && c->locks[lock].comp == (unsigned)scope);
+	return scope == -1 ||
+	       (scope >= 0 && c->locks[lock].comp == (unsigned)scope);
 }
 
 int owner_region_scope(const struct cl_func *f)

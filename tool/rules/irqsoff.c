@@ -4,17 +4,17 @@
  * preemption were disabled by hand (local_irq_save, preempt_disable,
  * get_cpu ...), not by the lock's own _irq/_irqsave form, which on
  * PREEMPT_RT leaves interrupts on.  stop_machine() callbacks run with
- * interrupts off too.  Disabling them by hand is the code's own choice: it
- * decides for its own component's locks only, unless it is core code
- * (owner.c).  Where nothing can contend it makes nothing spin: see
- * runs_alone[].  Nor does preemption disabled only until the task
- * schedules itself (sched_hint()), nor an interrupt handler called by hand
- * (by_hand_handler()).
+ * interrupts off too.  Disabling them by hand is the code's own choice:
+ * core code's decides for every lock it reaches, a driver's, a file
+ * system's or a protocol's for none (owner.c).  Where nothing can contend
+ * it makes nothing spin: see runs_alone[].  Nor does preemption disabled
+ * only until the task schedules itself (sched_hint()), nor an interrupt
+ * handler called by hand (by_hand_handler()).
  *
- * A tracepoint's probes run with preemption disabled: __DO_TRACE() wraps
- * the calls of those registered with register_trace_NAME() in
- * preempt_disable_notrace(), wherever trace_NAME() fires.  The kernel's
- * design, not the probe's choice: core's context (mark_entry()).
+ * A tracepoint's probes (register_trace_NAME()'s, and TRACE_EVENT's
+ * trace_event_raw_event_NAME()) run with preemption disabled: __DO_TRACE()
+ * wraps their calls in preempt_disable_notrace(), wherever trace_NAME()
+ * fires.  The kernel's design, not the probe's choice (mark_entry()).
  */
 #include <stdio.h>
 #include <string.h>
