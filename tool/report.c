@@ -511,7 +511,7 @@ static const char html_script[] =
 	" esc(l.off_rt) + ' depends on !PREEMPT_RT</p>' : '') +"
 	" (l.conflict ? '<p>conflict (review): ' + esc(l.conflict.class) +"
 	" (l.conflict.foreign_to ? ', chosen by ' +"
-	" esc(l.conflict.foreign_to) + ' for its own locks' : '') + '</p>' +"
+	" esc(l.conflict.foreign_to) + ', to fix there' : '') + '</p>' +"
 	" chain(l.conflict.evidence) : '');}\n"
 	"function render(){\n"
 	" const f = document.getElementById('filter').value.toLowerCase();\n"
