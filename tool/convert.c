@@ -1508,7 +1508,8 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 		json_t *classification, json_t **result)
 {
 	struct conv cv = { .o = o, .s = s };
-	struct name *taken;
+	struct name *taken;	/* lock.h's names, no file may use them */
+	bool bad_names;
 	double t0 = now_sec();
 	size_t i;
 	int rc = EXIT_OK;
@@ -1552,10 +1553,10 @@ int convert_run(const struct convert_opts *o, struct scan *s, json_t *inv,
 	build_keep_lists(&cv, inv, classification);
 	collect_files(&cv);
 	taken = NULL;
-	i = (!o->reuse_target && lock_h_name_set(&cv, &taken) < 0) ||
-	    select_files(&cv, o->only_kept, taken) < 0;
+	bad_names = (!o->reuse_target && lock_h_name_set(&cv, &taken) < 0) ||
+		    select_files(&cv, o->only_kept, taken) < 0;
 	names_free(&taken);
-	if (i) {
+	if (bad_names) {
 		rc = EXIT_INPUT;
 		goto out;
 	}

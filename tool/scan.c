@@ -227,12 +227,22 @@ static json_t *tu_facts(struct scan *s, const char *key, const char *file,
 	return f;
 }
 
-static json_t *load_tu_facts(struct scan *s, const char *key, const char *file)
+/* cache_read() of TU entry @key: touches nothing shared. */
+static json_t *read_tu(const struct scan *s, const char *key, char *why,
+		       size_t whysize)
 {
-	char *path = cache_tu_path(&s->cache, key), why[256];
-	json_t *j = cache_read(path, why, sizeof(why));
+	char *path = cache_tu_path(&s->cache, key);
+	json_t *j = cache_read(path, why, whysize);
 
 	free(path);
+	return j;
+}
+
+static json_t *load_tu_facts(struct scan *s, const char *key, const char *file)
+{
+	char why[256];
+	json_t *j = read_tu(s, key, why, sizeof(why));
+
 	return tu_facts(s, key, file, j, why);
 }
 
@@ -278,13 +288,9 @@ static void *read_ahead(void *arg)
 		i = ra->next++;
 		pthread_mutex_unlock(&ra->lock);
 		tu = &s->tus[i];
-		if (tu->key[0] && !tu->loaded) {
-			char *path = cache_tu_path(&s->cache, tu->key);
-
-			ra->v[i].j = cache_read(path, ra->v[i].why,
-						sizeof(ra->v[i].why));
-			free(path);
-		}
+		if (tu->key[0] && !tu->loaded)
+			ra->v[i].j = read_tu(s, tu->key, ra->v[i].why,
+					     sizeof(ra->v[i].why));
 		pthread_mutex_lock(&ra->lock);
 		ra->v[i].done = true;
 		pthread_cond_broadcast(&ra->cond);

@@ -79,8 +79,7 @@ static void entry_as(struct classify *c, json_t *r, const char *fn,
 {
 	char at[512], text[512];
 
-	snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
-		 (int)json_int(r, "line"));
+	ref_at(r, at, sizeof(at));
 	snprintf(text, sizeof(text), "%s() %s", fn, why);
 	if (own)
 		own_entry(c, fn, CL_HARDIRQ, text, at);

@@ -22,8 +22,7 @@ static void chip_fn(struct classify *c, json_t *ref, void *ctx)
 	const char *field = ctx;
 	char at[512], why[512];
 
-	snprintf(at, sizeof(at), "%s:%d", json_str(ref, "file"),
-		 (int)json_int(ref, "line"));
+	ref_at(ref, at, sizeof(at));
 	snprintf(why, sizeof(why), "%s() is %s of %s", json_str(ref, "fn"), field,
 		 *json_str(ref, "obj") ? json_str(ref, "obj") : "an irq_chip");
 	mark_entry(c, json_str(ref, "fn"), CL_IRQCHIP, why, at);

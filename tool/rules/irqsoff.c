@@ -156,8 +156,7 @@ static void tracepoint_probes(struct classify *c)
 	json_array_foreach(c->tp_probes, i, r) {
 		char at[512], why[512];
 
-		snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
-			 (int)json_int(r, "line"));
+		ref_at(r, at, sizeof(at));
 		snprintf(why, sizeof(why),
 			 "%s() is a probe of %s, called with preemption "
 			 "disabled (__DO_TRACE)",
@@ -179,8 +178,7 @@ static void irqsoff_seed(struct classify *c)
 
 		if (strcmp(json_str(r, "role"), "stop_machine"))
 			continue;
-		snprintf(at, sizeof(at), "%s:%d", json_str(r, "file"),
-			 (int)json_int(r, "line"));
+		ref_at(r, at, sizeof(at));
 		snprintf(why, sizeof(why),
 			 "%s() runs under %s() with interrupts off",
 			 json_str(r, "fn"), json_str(r, "api"));

@@ -21,6 +21,8 @@
 #ifndef RTLOCK_RULES_H
 #define RTLOCK_RULES_H
 
+#include <stdio.h>
+
 #include "../classify_int.h"
 #include "../util.h"
 
@@ -33,6 +35,14 @@ struct rule {
 	const char *const *dispatched;	/* NULL-terminated, or NULL */
 	const char *const *alone;	/* NULL-terminated, or NULL */
 };
+
+/* "file:line" of fnref or registration @r, in @buf (@size bytes). */
+static inline const char *ref_at(json_t *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s:%d", json_str(r, "file"),
+		 (int)json_int(r, "line"));
+	return buf;
+}
 
 /* Is @field one of a rule's dispatched fields? */
 bool rules_dispatched(const char *field);

@@ -19,8 +19,7 @@ static void class_fn(struct classify *c, json_t *ref, void *ctx)
 	char at[512], why[512];
 
 	(void)ctx;
-	snprintf(at, sizeof(at), "%s:%d", json_str(ref, "file"),
-		 (int)json_int(ref, "line"));
+	ref_at(ref, at, sizeof(at));
 	snprintf(why, sizeof(why),
 		 "%s() is %s of %s (runs with the runqueue lock held)",
 		 json_str(ref, "fn"), json_str(ref, "field"), json_str(ref, "obj"));
@@ -33,8 +32,7 @@ static void update_util_hook(struct classify *c, json_t *ref, void *ctx)
 	json_t *arg = ctx ? ctx : ref;
 	char at[512], why[512], via[256] = "";
 
-	snprintf(at, sizeof(at), "%s:%d", json_str(arg, "file"),
-		 (int)json_int(arg, "line"));
+	ref_at(arg, at, sizeof(at));
 	if (ctx)
 		snprintf(via, sizeof(via), " through %s (stored at %s:%d)",
 			 json_str(arg, "var"), json_str(ref, "file"),
