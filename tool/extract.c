@@ -140,10 +140,12 @@ struct xfile *xfile_of(struct xtu *t, CXFile f)
 		return fi;
 	fi = xcalloc(1, sizeof(*fi));
 	fi->file = f;
-	fi->data = clang_getFileContents(t->tu, f, &fi->len);
+	name = clang_getFileName(f);
+	fi->data = fi->own_data = read_file(clang_getCString(name), &fi->len);
+	if (!fi->data)
+		fi->data = clang_getFileContents(t->tu, f, &fi->len);
 	if (!fi->data)
 		fi->data = "", fi->len = 0;
-	name = clang_getFileName(f);
 	{
 		char *abs = realpath(clang_getCString(name), NULL);
 		const char *p = abs ? abs : clang_getCString(name);
@@ -790,6 +792,7 @@ static void free_tu(struct xtu *t)
 	HASH_ITER(hh, t->files, fi, tmp) {
 		HASH_DEL(t->files, fi);
 		json_decref(fi->facts);
+		free(fi->own_data);
 		free(fi->rel);
 		free(fi);
 	}
