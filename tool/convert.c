@@ -837,6 +837,12 @@ static int batch_job(size_t b, void *data)
 	argv[n++] = "200";
 	argv[n++] = "--very-quiet";
 	argv[n++] = "--in-place";
+	/*
+	 * No diff of each changed file on stdout (which only went to the
+	 * log): on 334 files of 6.1, spatch -j 2 took 12.8 s instead of
+	 * 21.2 s, the same files written.
+	 */
+	argv[n++] = "--no-show-diff";
 	argv[n++] = "-D";
 	argv[n++] = dsites;
 	argv[n++] = "-D";
