@@ -293,10 +293,81 @@ static void assignment(struct built *b, struct mk *m, char *line)
 	include_opts(b, m, op + 1, to);
 }
 
+static void read_lines(struct built *b, struct mk *m, char *text, int depth);
+
+/*
+ * "include FILE" (or "-include"): its lines are the includer's, with its
+ * folder and variables.  nouveau's Kbuild lists nvkm/engine/fifo/base.o &
+ * co in the files it includes, and gives them its include paths.
+ */
+static void include_makefile(struct built *b, struct mk *m, const char *arg,
+			     int depth)
+{
+	struct sb path = SB_INIT;
+	char *text;
+
+	while (isspace((unsigned char)*arg))
+		arg++;
+	expand(b, m, arg, &path, 0);
+	/* $(src) is relative to the root, $(srctree) is not */
+	if (depth < 4 && path.len && !strchr(sb_str(&path), '\1') &&
+	    !strpbrk(sb_str(&path), " \t")) {
+		char *full = path.buf[0] == '/'
+				     ? xstrdup(path.buf)
+				     : xasprintf("%s/%s", b->root, path.buf);
+
+		text = read_file(full, NULL);
+		free(full);
+		read_lines(b, m, text, depth + 1);
+		free(text);
+	}
+	sb_release(&path);
+}
+
+/* The logical lines of a Makefile's @text, for @m. */
+static void read_lines(struct built *b, struct mk *m, char *text, int depth)
+{
+	char *p, *line;
+
+	/* join continuation lines */
+	for (p = text; p && *p; p++)
+		if (p[0] == '\\' && p[1] == '\n')
+			p[0] = p[1] = ' ';
+	for (line = text; line && *line;) {
+		char *eol = line + strcspn(line, "\n"), *dash, *op;
+
+		if (*eol)
+			*eol++ = '\0';
+		while (isspace((unsigned char)*line))
+			line++;
+		/* -include: the same, if the file is there */
+		p = line + (*line == '-');
+		if (!strncmp(p, "include", 7) && isspace((unsigned char)p[7])) {
+			include_makefile(b, m, p + 8, depth);
+			line = eol;
+			continue;
+		}
+		if (*line != '#')
+			assignment(b, m, line);
+		dash = strchr(line, '-');
+		op = strstr(line, "=");
+		if (dash && op && dash < op && *line != '#') {
+			char *cond = dash + 1, *end = op;
+
+			if (end > cond && (end[-1] == '+' || end[-1] == ':'))
+				end--;
+			while (end > cond && isspace((unsigned char)end[-1]))
+				end--;
+			mention(b, m->dir, cond, end - cond, op + 1);
+		}
+		line = eol;
+	}
+}
+
 /* The logical lines of @dir's Kbuild or Makefile, once. */
 static struct mk *read_makefile(struct built *b, const char *dir)
 {
-	char *path, *text, *p, *line;
+	char *path, *text;
 	struct mk *m;
 
 	HASH_FIND_STR(b->mks, dir, m);
@@ -314,32 +385,7 @@ static struct mk *read_makefile(struct built *b, const char *dir)
 		free(path);
 	}
 	m->exists = text != NULL;
-	/* join continuation lines */
-	for (p = text; p && *p; p++)
-		if (p[0] == '\\' && p[1] == '\n')
-			p[0] = p[1] = ' ';
-	for (line = text; line && *line;) {
-		char *eol = line + strcspn(line, "\n"), *dash, *op;
-
-		if (*eol)
-			*eol++ = '\0';
-		while (isspace((unsigned char)*line))
-			line++;
-		if (*line != '#')
-			assignment(b, m, line);
-		dash = strchr(line, '-');
-		op = strstr(line, "=");
-		if (dash && op && dash < op && *line != '#') {
-			char *cond = dash + 1, *end = op;
-
-			if (end > cond && (end[-1] == '+' || end[-1] == ':'))
-				end--;
-			while (end > cond && isspace((unsigned char)end[-1]))
-				end--;
-			mention(b, dir, cond, end - cond, op + 1);
-		}
-		line = eol;
-	}
+	read_lines(b, m, text, 0);
 	free(text);
 	return m;
 }

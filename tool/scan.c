@@ -56,6 +56,21 @@ static unsigned nerrors(json_t *facts)
 	return json_int(facts, "errors");
 }
 
+/*
+ * 6.1: 177 of the 245 TUs parsed again had a missing header first (another
+ * architecture's, or a Makefile's include path the scan does not give), a
+ * second of CPU each for nothing.
+ */
+bool scan_retry_without_prelude(json_t *facts)
+{
+	const char *first = json_string_value(
+		json_object_get(facts, "first_error"));
+
+	if (!facts)
+		return true;
+	return nerrors(facts) && !(first && has_suffix(first, "file not found"));
+}
+
 static int scan_job(size_t i, void *data)
 {
 	struct job_ctx *c = data;
@@ -72,7 +87,7 @@ static int scan_job(size_t i, void *data)
 	test_hold("parse", file);
 	facts = extract_with(s, file, incs, pch, err, sizeof(err), &store_errno);
 	/* errors under the prelude: try without, keep the better parse */
-	if (pch && (!facts || nerrors(facts))) {
+	if (pch && scan_retry_without_prelude(facts)) {
 		alt = extract_with(s, file, incs, NULL, err, sizeof(err),
 				   &store_errno);
 		if (alt && (!facts || nerrors(alt) < nerrors(facts))) {

@@ -58,6 +58,12 @@ struct scan {
 int scan_run(const struct scan_opts *o, struct scan *s);
 /* EXIT_INTR after one error line when a signal came, else 0. */
 int scan_interrupted(void);
+/*
+ * Are the facts of a parse under the prelude bad enough to parse again
+ * without it?  When it failed, or has errors unless the first is a missing
+ * header (the include paths are the same without the prelude).
+ */
+bool scan_retry_without_prelude(json_t *facts);
 /* Items a reviewer should look at: files not parsed, or skipped. */
 static inline bool scan_review(const struct scan *s)
 {

@@ -16,6 +16,8 @@
 #   audit     rtlock audit --no-whitelist (precision/recall vs raw locks)
 #   spatch    the peer: one plain spatch -j JOBS run of the same rules over
 #             the same files (a copy of the tree)
+#   nodiff    the same peer with --no-show-diff, as rtlock runs spatch:
+#             without it spatch also prints each changed file's diff
 #   next      with NEXT set: rtlock regen of the next release on the cache
 #             the runs above filled
 # and prints wall time, CPU time and peak memory of each, the seconds per
@@ -30,7 +32,7 @@ kernel=$1 cache=$2 next=${3:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rtlock=$top/tool/rtlock
 jobs=${JOBS:-$(nproc)}
-only=${BENCH_ONLY:-floor cold warm rebuild onefile classify audit spatch next}
+only=${BENCH_ONLY:-floor cold warm rebuild onefile classify audit spatch nodiff next}
 out=$(mktemp -d /tmp/rtlock-bench-XXXXXX)
 log=$out/times
 printf '%-10s %10s %10s %10s\n' stage wall_s cpu_s peak_MiB > "$log"
@@ -102,24 +104,27 @@ want classify && measure classify "$rtlock" classify -q --no-whitelist \
 	-j "$jobs" -C "$cache" -o "$out/classify" "$kernel"
 want audit && measure audit "$rtlock" audit --no-whitelist -j "$jobs" \
 	-C "$cache" -o "$out/audit" "$kernel"
-if want spatch; then
-	# the same rules with nothing kept, on the same files, one run
+# the same rules with nothing kept, on the same files, one run
+peer() {
+	local name=$1 extra=$2 files=$out/spatch-files
+
 	mkdir -p "$out/spatch-tree"
 	tar -C "$kernel" --exclude=./.git -cf - . | tar -C "$out/spatch-tree" -xf -
 	: > "$out/empty"
 	# one group per file, as spatch --dir does: files named together on
 	# the command line are one group, transformed together (many times
 	# slower, and one Timeout aborts them all)
-	files=$out/spatch-files
 	(cd "$kernel" && grep -rlE 'spin_lock|spinlock_t|SPIN_LOCK' \
 		--include='*.c' --include='*.h' .) | sed 's/$/\n/' > "$files"
-	measure spatch sh -c "cd '$out/spatch-tree' && spatch \
+	measure "$name" sh -c "cd '$out/spatch-tree' && spatch \
 		--sp-file '$top/cocci/lock_t.cocci' --no-includes \
-		--include-headers --in-place --very-quiet -j '$jobs' \
+		--include-headers --in-place --very-quiet $extra -j '$jobs' \
 		-D keep_sites='$out/empty' -D keep_decls='$out/empty' -D raw=1 \
 		--file-groups '$files'"
 	rm -rf "$out/spatch-tree"
-fi
+}
+want spatch && peer spatch ""
+want nodiff && peer nodiff --no-show-diff
 [ -n "$next" ] && want next && regen next "$next"
 
 cat "$log"
@@ -128,10 +133,12 @@ echo
 if [ -n "$(wall warm)" ] && [ -n "$(wall cold)" ]; then
 	echo "cold / warm: $(echo "scale=1; $(wall cold) / $(wall warm)" | bc)x"
 fi
-if [ -n "$(wall spatch)" ] && [ -f "$out/cold/summary.json" ]; then
-	echo "convert stage (cold) / plain spatch: $(echo "scale=2; \
-$(jq .seconds.convert "$out/cold/summary.json") / $(wall spatch)" | bc)"
-fi
+for p in spatch nodiff; do
+	if [ -n "$(wall $p)" ] && [ -f "$out/cold/summary.json" ]; then
+		echo "convert stage (cold) / $p peer: $(echo "scale=2; \
+$(jq .seconds.convert "$out/cold/summary.json") / $(wall $p)" | bc)"
+	fi
+done
 if [ -n "$(wall warm)" ] && [ "$(echo "$(wall floor) > 0" | bc)" = 1 ]; then
 	echo "warm / grep floor: $(echo "scale=1; $(wall warm) / $(wall floor)" | bc)x"
 fi

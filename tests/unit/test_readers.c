@@ -8,6 +8,7 @@
 #include "cache.h"
 #include "convert.h"
 #include "leftover.h"
+#include "scan.h"
 #include "seqcount.h"
 #include "tree.h"
 #include "util.h"
@@ -172,6 +173,26 @@ static void seqcount_aliases(void **state)
 	seqcounts_free(&sc);
 }
 
+/* Which parses under the prelude are worth a second parse without it. */
+static void prelude_retry(void **state)
+{
+	json_t *ok = json_pack("{si}", "errors", 0);
+	json_t *clash = json_pack("{siss}", "errors", 3, "first_error",
+				  "a.c:3: error: redefinition of 'x'");
+	json_t *missing = json_pack("{siss}", "errors", 20, "first_error",
+				    "p.h:5: error: 'engine/fifo.h' file not "
+				    "found");
+
+	(void)state;
+	assert_true(scan_retry_without_prelude(NULL));
+	assert_false(scan_retry_without_prelude(ok));
+	assert_true(scan_retry_without_prelude(clash));
+	assert_false(scan_retry_without_prelude(missing));
+	json_decref(ok);
+	json_decref(clash);
+	json_decref(missing);
+}
+
 int test_readers(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +202,7 @@ int test_readers(void)
 		cmocka_unit_test(leftover_names),
 		cmocka_unit_test(makefile),
 		cmocka_unit_test(seqcount_aliases),
+		cmocka_unit_test(prelude_retry),
 	};
 	return cmocka_run_group_tests_name("readers", tests, NULL, NULL);
 }

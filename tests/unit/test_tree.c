@@ -215,8 +215,19 @@ static void built_includes(void **state)
 				"ccflags-y := -I$(FULL)/inc \\\n"
 				"\t-I$(call cc-option,x)/no\n"
 				"obj-y += a.o\n");
+	/* files listed by an included Kbuild get the includer's flags */
+	put("gpu/nv/Kbuild", "NV ?= $(srctree)\n"
+			     "ccflags-y += -I $(NV)/$(src)/include\n"
+			     "include $(src)/sub/Kbuild\n"
+			     "-include $(src)/none/Kbuild\n");
+	put("gpu/nv/sub/Kbuild", "nv-y += sub/eng.o\n");
 	b = built_open(dir, cfg);
 	assert_non_null(b);
+	built_include_opts(b, "gpu/nv/sub/eng.c", &out);
+	want = xasprintf("-I%s/include/gpu\n-I%s/gpu/nv/include\n", dir, dir);
+	assert_string_equal(sb_str(&out), want);
+	free(want);
+	sb_reset(&out);
 	built_include_opts(b, "gpu/i9/gt/ring.c", &out);
 	want = xasprintf("-I%s/include/gpu\n-I%s/gpu/i9\n-DI9\n"
 			 "-I%s/gpu/i9/dbg\n", dir, dir, dir);
