@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -523,11 +524,19 @@ long peak_rss_kib(void)
 					       : kids.ru_maxrss;
 }
 
-static void child_setup(const struct command *c, int out_fd)
+static void child_setup(const struct command *c, int out_fd, pid_t parent)
 {
 	const char *const *e;
 	int fd;
 
+	/*
+	 * rtlock killed (before its handlers are installed, or by SIGKILL):
+	 * the command ends too, not go on writing into the cache (a git
+	 * reading a release into its repository) beside the next run.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(128 + SIGTERM);
 	if (c->log) {
 		fd = open(c->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		if (fd >= 0) {
@@ -556,7 +565,7 @@ static void child_setup(const struct command *c, int out_fd)
 int run_cmd(const struct command *c)
 {
 	int pipefd[2] = { -1, -1 }, st;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	fflush(NULL);
 	if (c->out && pipe(pipefd) < 0)
@@ -567,7 +576,7 @@ int run_cmd(const struct command *c)
 	if (!pid) {
 		if (c->out)
 			close(pipefd[0]);
-		child_setup(c, pipefd[1]);
+		child_setup(c, pipefd[1], parent);
 		execvp(c->argv[0], c->argv);
 		fprintf(stderr, "%s: %s\n", c->argv[0], strerror(errno));
 		_exit(127);

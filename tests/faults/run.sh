@@ -669,6 +669,33 @@ case_second_signal()
 	[ ! -e "$C/o/classify.json" ] || fail "classify.json written"
 }
 
+# SIGTERM before the stages catch signals, while a release is read into
+# the cache's repository: the git it runs ends with rtlock, not writing on
+# into the cache beside the next run.
+case_sigterm_prepare()
+{
+	d=$(digest "$FIXTURE")
+	real=$(command -v git)
+	mkdir -p "$C/bin"
+	cat >"$C/bin/git" <<-EOF
+	#!/bin/sh
+	case "\$*" in *" add -A -f ."*) echo \$\$ >"$C/hung"; exec sleep 300;; esac
+	exec "$real" "\$@"
+	EOF
+	chmod +x "$C/bin/git"
+	saved=$PATH
+	PATH=$C/bin:$PATH
+	bg regen -q -j$JOBS -C "$C/cache" -o "$C/o" --name rt "$FIXTURE"
+	PATH=$saved
+	wait_file "$C/hung"
+	w=$(cat "$C/hung")
+	kill -TERM "$pid"
+	finish
+	want_rc 143
+	gone "$w" || fail "git $w outlived rtlock"
+	unchanged "$FIXTURE" "$d"
+}
+
 # A signal while the branch's commits are made: exit 130, no branch, the
 # checkout as it was; the next run makes the branch.
 interrupt_branch()
