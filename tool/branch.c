@@ -176,7 +176,15 @@ static char *release_tree(struct branch *b)
 	rel.git_dir = b->release_dir;
 	rel.index = index;
 	rel.work_tree = rel.cwd = b->tree_dir;
-	rc = git_run(&rel, NULL, NULL, "add", "-A", "-f", ".", NULL);
+	/*
+	 * Every blob straight into a pack (git's bulk check-in for files over
+	 * core.bigFileThreshold, on this command only: in a repository's
+	 * config it makes diff call them binary), deflated fast: on 6.1,
+	 * 28 s of CPU for the add and a 1 s repack, where loose objects
+	 * packed again took 69 s.  The objects are the same.
+	 */
+	rc = git_run(&rel, NULL, NULL, "-c", "core.bigFileThreshold=1", "-c",
+		     "pack.compression=1", "add", "-A", "-f", ".", NULL);
 	rel.work_tree = rel.cwd = NULL;
 	tree = rc ? NULL : git_read(&rel, "write-tree", NULL);
 	count = tree ? git_read(&rel, "count-objects", NULL) : NULL;
