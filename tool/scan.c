@@ -63,11 +63,11 @@ static unsigned nerrors(json_t *facts)
  */
 bool scan_retry_without_prelude(json_t *facts)
 {
-	const char *first = json_string_value(
-		json_object_get(facts, "first_error"));
+	const char *first;
 
 	if (!facts)
 		return true;
+	first = json_string_value(json_object_get(facts, "first_error"));
 	return nerrors(facts) && !(first && has_suffix(first, "file not found"));
 }
 

@@ -30,13 +30,12 @@ static void class_fn(struct classify *c, json_t *ref, void *ctx)
 static void update_util_hook(struct classify *c, json_t *ref, void *ctx)
 {
 	json_t *arg = ctx ? ctx : ref;
-	char at[512], why[512], via[256] = "";
+	char at[512], stored[512], via[768] = "", why[1024];
 
 	ref_at(arg, at, sizeof(at));
 	if (ctx)
-		snprintf(via, sizeof(via), " through %s (stored at %s:%d)",
-			 json_str(arg, "var"), json_str(ref, "file"),
-			 (int)json_int(ref, "line"));
+		snprintf(via, sizeof(via), " through %s (stored at %s)",
+			 json_str(arg, "var"), ref_at(ref, stored, sizeof(stored)));
 	snprintf(why, sizeof(why),
 		 "%s() is given to cpufreq_add_update_util_hook()%s (the "
 		 "scheduler calls it with the runqueue lock held)",
