@@ -38,6 +38,7 @@ struct conv {
 	struct name *keep_names;  /* names only kept locks have */
 	struct name *file_keep;	  /* "file:NAME": kept at every call there */
 	struct seqcounts seq;	  /* seqcounts tied to a lock, by name */
+	json_t *lock_spins;	  /* lock identity -> true when it is kept */
 	uint64_t *kept_words;	  /* a bit per hash of keep_names, '.' dropped */
 	struct cfile *files;
 	size_t nfiles;
@@ -360,6 +361,7 @@ static void build_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	size_t i, j;
 
 	cv->keep_names = kept_only_names(rep, &cv->s->prog);
+	cv->lock_spins = json_object();
 	cv->kept_words = xcalloc(KEPT_WORD_BITS / 64, sizeof(uint64_t));
 	HASH_ITER(hh, cv->keep_names, e, tmp) {
 		const char *w = e->s + (e->s[0] == '.');
@@ -374,6 +376,8 @@ static void build_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		bool spins = !strcmp(json_str(l, "verdict"), "must-spin");
 
 		json_object_set(kind_of, json_str(l, "id"), l);
+		json_object_set_new(cv->lock_spins, json_str(l, "id"),
+				    json_boolean(spins));
 		note_decl_names(by_file, l,
 				json_object_get(decls_of, json_str(l, "id")), spins);
 		if (!spins || strcmp(json_str(l, "type"), "spinlock_t"))
@@ -452,6 +456,49 @@ static bool kept_by_name(struct conv *cv, const char *rel, const char *name,
 	kept = name_find(cv->file_keep, scoped, strlen(scoped));
 	free(scoped);
 	return kept;
+}
+
+/* The verdict of lock @rec::@field: true kept, false converted, NULL unknown. */
+static json_t *field_spins(struct conv *cv, const char *rec, const char *field)
+{
+	char *id = xasprintf("%s::%s", rec, field);
+	json_t *spins = json_object_get(cv->lock_spins, id);
+
+	free(id);
+	return spins;
+}
+
+/*
+ * Is the lock @u ties the seqcount of @d to kept?  When both are fields of
+ * one object and @d is a field, the lock is its record's field of that
+ * name, by identity (6.12's struct ioc::lock in block/blk-iocost.c, where
+ * other records' locks named "lock" convert), or through an alias the
+ * field of the record the alias goes through (&dentry->d_lock:
+ * struct lockref::lock, d_lockref's); else by name.
+ */
+static bool seq_lock_kept(struct conv *cv, const struct seq_use *u,
+			  const struct seq_decl *d)
+{
+	json_t *spins = NULL;
+
+	if (u->same_object && d->record && !u->via) {
+		spins = field_spins(cv, d->record, u->lock);
+	} else if (u->same_object && d->record) {
+		const char *type = seqcounts_field_type(&cv->seq, d->record,
+							u->via);
+		char *in_c = NULL;
+
+		if (type && has_suffix(d->rel, ".c"))
+			in_c = xasprintf("%s (in %s)", type, d->rel);
+		if (in_c)
+			spins = field_spins(cv, in_c, u->lock);
+		if (type && !spins)
+			spins = field_spins(cv, type, u->lock);
+		free(in_c);
+	}
+	if (spins)
+		return json_is_true(spins);
+	return kept_by_name(cv, u->rel, u->lock, u->lock_member);
 }
 
 /* Write the keep lists the rules read (OUT/keep.sites, ...). */
@@ -572,7 +619,7 @@ static void keep_seqcounts(struct conv *cv)
 
 			if (!use_of(sc, u, d))
 				continue;
-			if (kept_by_name(cv, u->rel, u->lock, u->lock_member))
+			if (seq_lock_kept(cv, u, d))
 				kept++;
 			else
 				other++;
@@ -1651,6 +1698,7 @@ out:
 	names_free(&cv.keep_names);
 	names_free(&cv.file_keep);
 	seqcounts_free(&cv.seq);
+	json_decref(cv.lock_spins);
 	free(cv.kept_words);
 	free(cv.logs);
 	strset_free(&cv.keep_lines);

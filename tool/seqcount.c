@@ -22,6 +22,22 @@ static size_t skip_ws(const char *m, size_t i)
 	return i;
 }
 
+static size_t skip_blank(const char *t, size_t i)
+{
+	while (t[i] == ' ' || t[i] == '\t')
+		i++;
+	return i;
+}
+
+static size_t ident_len(const char *t, size_t i)
+{
+	size_t n = 0;
+
+	while (ident_char(t[i + n]))
+		n++;
+	return n && !(t[i] >= '0' && t[i] <= '9') ? n : 0;
+}
+
 /* Offset of the ',' or ')' that ends the argument starting at @i. */
 static size_t arg_end(const char *m, size_t i)
 {
@@ -40,9 +56,11 @@ static size_t arg_end(const char *m, size_t i)
 
 /*
  * The name an argument [s, e) ends in: &x->a.NAME, NAME, &NAME; *member
- * when it is written after '.' or "->".  NULL for anything else.
+ * when it is written after '.' or "->", *at where it starts.  NULL for
+ * anything else.
  */
-static char *last_name(const char *m, size_t s, size_t e, bool *member)
+static char *last_name(const char *m, size_t s, size_t e, bool *member,
+		       size_t *at)
 {
 	size_t n;
 
@@ -55,13 +73,25 @@ static char *last_name(const char *m, size_t s, size_t e, bool *member)
 	e -= n;
 	*member = (e > s && m[e - 1] == '.') ||
 		  (e > s + 1 && m[e - 1] == '>' && m[e - 2] == '-');
+	*at = e;
 	return xstrndup(m + e, n);
+}
+
+/* Is the object before the last name the same in [s0, e0) and [s1, e1)? */
+static bool same_base(const char *m, size_t s0, size_t e0, size_t s1,
+		      size_t e1)
+{
+	while (s0 < e0 && strchr(" \t\n\\&", m[s0]))
+		s0++;
+	while (s1 < e1 && strchr(" \t\n\\&", m[s1]))
+		s1++;
+	return e0 - s0 == e1 - s1 && !memcmp(m + s0, m + s1, e0 - s0);
 }
 
 static void add_use(struct seqcounts *sc, const char *rel, const char *m,
 		    unsigned line, unsigned col, size_t args)
 {
-	size_t e0 = arg_end(m, args), e1;
+	size_t e0 = arg_end(m, args), e1, seq_at, lock_at;
 	struct seq_use u = { 0 };
 
 	if (m[e0] != ',')
@@ -69,13 +99,15 @@ static void add_use(struct seqcounts *sc, const char *rel, const char *m,
 	e1 = arg_end(m, e0 + 1);
 	if (m[e1] != ')')
 		return;
-	u.seq = last_name(m, args, e0, &u.seq_member);
-	u.lock = last_name(m, e0 + 1, e1, &u.lock_member);
+	u.seq = last_name(m, args, e0, &u.seq_member, &seq_at);
+	u.lock = last_name(m, e0 + 1, e1, &u.lock_member, &lock_at);
 	if (!u.seq || !u.lock) {
 		free(u.seq);
 		free(u.lock);
 		return;
 	}
+	u.same_object = u.seq_member && u.lock_member &&
+			same_base(m, args, seq_at, e0 + 1, lock_at);
 	u.rel = xstrdup(rel);
 	u.line = line;
 	u.col = col;
@@ -83,10 +115,138 @@ static void add_use(struct seqcounts *sc, const char *rel, const char *m,
 	sc->uses[sc->nuses++] = u;
 }
 
+/* The offset of the '{' that opens the block @i is in, or -1. */
+static long block_start(const char *m, size_t i)
+{
+	int depth = 0;
+
+	while (i--) {
+		if (m[i] == '}')
+			depth++;
+		else if (m[i] == '{' && !depth--)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Is the block opening at @open followed by ';' once it is closed? */
+static bool block_ends_decl(const char *m, size_t open)
+{
+	int depth = 0;
+	size_t i;
+
+	for (i = open; m[i]; i++) {
+		if (m[i] == '{')
+			depth++;
+		else if (m[i] == '}' && !--depth)
+			break;
+	}
+	if (!m[i])
+		return false;
+	i = skip_ws(m, i + 1);
+	return m[i] == ';';
+}
+
+/* The identifier that ends right before @e (blanks skipped): its start. */
+static size_t word_before(const char *m, size_t e, size_t *n)
+{
+	while (e && strchr(" \t\n\\", m[e - 1]))
+		e--;
+	for (*n = 0; *n < e && ident_char(m[e - 1 - *n]); ++*n)
+		;
+	return e - *n;
+}
+
+/* Is [s, s + n) the keyword "struct" or "union"? */
+static bool record_keyword(const char *m, size_t s, size_t n)
+{
+	return (n == 6 && !memcmp(m + s, "struct", 6)) ||
+	       (n == 5 && !memcmp(m + s, "union", 5));
+}
+
+/*
+ * The record a declaration at @i is a field of, named as resolve.c names
+ * a field's record: "struct NAME", with " (in FILE)" in a C file; an
+ * anonymous member's fields are its outermost named record's.  NULL when
+ * the declaration is not in a "struct NAME {" or "union NAME {" body, or
+ * is in an unnamed record that is not an anonymous member.  *@body is
+ * where the record's '{' is.
+ */
+static char *record_of(const char *rel, const char *m, size_t i, size_t *body)
+{
+	long open;
+
+	while ((open = block_start(m, i)) >= 0) {
+		size_t n, k, name = word_before(m, (size_t)open, &n);
+		size_t kw = word_before(m, name, &k);
+
+		if (n && record_keyword(m, name, n)) {
+			if (!block_ends_decl(m, (size_t)open))
+				return NULL;
+			i = (size_t)open;	/* an anonymous member */
+			continue;
+		}
+		if (!n || !record_keyword(m, kw, k))
+			return NULL;
+		*body = (size_t)open;
+		return has_suffix(rel, ".c")
+			       ? xasprintf("%.*s %.*s (in %s)", (int)k, m + kw,
+					   (int)n, m + name, rel)
+			       : xasprintf("%.*s %.*s", (int)k, m + kw, (int)n,
+					   m + name);
+	}
+	return NULL;
+}
+
+/* A statement "struct T NAME" in [s, e): a field of @record, added. */
+static void add_field(struct seqcounts *sc, const char *record, const char *m,
+		      size_t s, size_t e)
+{
+	size_t kw = skip_ws(m, s), k = ident_len(m, kw), t, n, name, end;
+
+	if (!k || !record_keyword(m, kw, k))
+		return;
+	t = skip_ws(m, kw + k);
+	n = ident_len(m, t);
+	name = skip_ws(m, t + n);
+	if (!n || !ident_len(m, name))
+		return;
+	end = skip_ws(m, name + ident_len(m, name));
+	if (end < e)
+		return;
+	ALLOC_GROW(sc->fields, sc->nfields, sc->alloc_fields);
+	sc->fields[sc->nfields].record = xstrdup(record);
+	sc->fields[sc->nfields].name = xstrndup(m + name, ident_len(m, name));
+	sc->fields[sc->nfields++].type = xasprintf("%.*s %.*s", (int)k, m + kw,
+						   (int)n, m + t);
+}
+
+/* The fields of a record type in the body of @record at @body ('{'). */
+static void add_fields(struct seqcounts *sc, const char *record,
+		       const char *m, size_t body)
+{
+	size_t i, s = body + 1;
+	int depth = 0;
+
+	for (i = 0; i < sc->nfields; i++)
+		if (!strcmp(sc->fields[i].record, record))
+			return;
+	for (i = body + 1; m[i] && depth >= 0; i++) {
+		if (m[i] == '{')
+			depth++;
+		else if (m[i] == '}')
+			depth--;
+		else if (m[i] == ';' && !depth) {
+			add_field(sc, record, m, s, i);
+			s = i + 1;
+		}
+	}
+}
+
 static void add_decl(struct seqcounts *sc, const char *rel, const char *m,
 		     size_t i, unsigned line)
 {
-	size_t n;
+	size_t n, at = i, body = 0;
 
 	for (;;) {
 		i = skip_ws(m, i);
@@ -101,23 +261,10 @@ static void add_decl(struct seqcounts *sc, const char *rel, const char *m,
 	ALLOC_GROW(sc->decls, sc->ndecls, sc->alloc_decls);
 	sc->decls[sc->ndecls].rel = xstrdup(rel);
 	sc->decls[sc->ndecls].line = line;
+	sc->decls[sc->ndecls].record = record_of(rel, m, at, &body);
+	if (sc->decls[sc->ndecls].record)
+		add_fields(sc, sc->decls[sc->ndecls].record, m, body);
 	sc->decls[sc->ndecls++].name = xstrndup(m + i, n);
-}
-
-static size_t skip_blank(const char *t, size_t i)
-{
-	while (t[i] == ' ' || t[i] == '\t')
-		i++;
-	return i;
-}
-
-static size_t ident_len(const char *t, size_t i)
-{
-	size_t n = 0;
-
-	while (ident_char(t[i + n]))
-		n++;
-	return n && !(t[i] >= '0' && t[i] <= '9') ? n : 0;
 }
 
 /*
@@ -126,7 +273,7 @@ static size_t ident_len(const char *t, size_t i)
  */
 static void add_alias(struct seqcounts *sc, const char *t, size_t i)
 {
-	size_t name, nlen, last = 0, n, dots = 0;
+	size_t name, nlen, first = 0, last = 0, n, dots = 0;
 
 	i = skip_blank(t, i + 1);
 	if (strncmp(t + i, "define", 6) ||
@@ -137,6 +284,8 @@ static void add_alias(struct seqcounts *sc, const char *t, size_t i)
 	if (!nlen || (t[name + nlen] != ' ' && t[name + nlen] != '\t'))
 		return;
 	for (i = skip_blank(t, name + nlen); (n = ident_len(t, i)); dots++) {
+		if (!dots)
+			first = i;
 		last = i;
 		i += n;
 		if (t[i] == '.')
@@ -153,6 +302,10 @@ static void add_alias(struct seqcounts *sc, const char *t, size_t i)
 		return;
 	ALLOC_GROW(sc->aliases, sc->naliases, sc->alloc_aliases);
 	sc->aliases[sc->naliases].name = xstrndup(t + name, nlen);
+	sc->aliases[sc->naliases].first =
+		dots == 1 && t[first + ident_len(t, first)] == '.'
+			? xstrndup(t + first, ident_len(t, first))
+			: NULL;
 	sc->aliases[sc->naliases++].last = xstrndup(t + last, n);
 }
 
@@ -206,19 +359,32 @@ size_t seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text)
 	return sc->nuses + sc->ndecls - before;
 }
 
-/* The field alias @name names, if every definition of it agrees. */
-static const char *alias_of(const struct seqcounts *sc, const char *name)
+/*
+ * The field alias @name names, if every definition of it agrees; *@first
+ * the field it goes through, if they all agree on that too.
+ */
+static const char *alias_of(const struct seqcounts *sc, const char *name,
+			    const char **first)
 {
 	const char *last = NULL;
+	bool same_first = true;
 	size_t i;
 
+	*first = NULL;
 	for (i = 0; i < sc->naliases; i++) {
-		if (strcmp(sc->aliases[i].name, name))
+		const struct seq_alias *a = &sc->aliases[i];
+
+		if (strcmp(a->name, name))
 			continue;
-		if (last && strcmp(last, sc->aliases[i].last))
+		if (last && strcmp(last, a->last))
 			return NULL;
-		last = sc->aliases[i].last;
+		if (last && (!*first || !a->first || strcmp(*first, a->first)))
+			same_first = false;
+		last = a->last;
+		*first = a->first;
 	}
+	if (!same_first)
+		*first = NULL;
 	return last;
 }
 
@@ -228,14 +394,28 @@ void seqcounts_resolve_aliases(struct seqcounts *sc)
 
 	for (i = 0; i < sc->nuses; i++) {
 		struct seq_use *u = &sc->uses[i];
-		const char *last = alias_of(sc, u->lock);
+		const char *first, *last = alias_of(sc, u->lock, &first);
 
 		if (last) {
 			free(u->lock);
 			u->lock = xstrdup(last);
+			u->same_object = u->same_object && u->lock_member && first;
+			u->via = u->same_object ? xstrdup(first) : NULL;
 			u->lock_member = true;
 		}
 	}
+}
+
+const char *seqcounts_field_type(const struct seqcounts *sc,
+				 const char *record, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nfields; i++)
+		if (!strcmp(sc->fields[i].record, record) &&
+		    !strcmp(sc->fields[i].name, name))
+			return sc->fields[i].type;
+	return NULL;
 }
 
 void seqcounts_free(struct seqcounts *sc)
@@ -244,6 +424,7 @@ void seqcounts_free(struct seqcounts *sc)
 
 	for (i = 0; i < sc->naliases; i++) {
 		free(sc->aliases[i].name);
+		free(sc->aliases[i].first);
 		free(sc->aliases[i].last);
 	}
 	free(sc->aliases);
@@ -252,12 +433,20 @@ void seqcounts_free(struct seqcounts *sc)
 		free(sc->uses[i].rel);
 		free(sc->uses[i].seq);
 		free(sc->uses[i].lock);
+		free(sc->uses[i].via);
 	}
 	for (i = 0; i < sc->ndecls; i++) {
 		free(sc->decls[i].rel);
 		free(sc->decls[i].name);
+		free(sc->decls[i].record);
+	}
+	for (i = 0; i < sc->nfields; i++) {
+		free(sc->fields[i].record);
+		free(sc->fields[i].name);
+		free(sc->fields[i].type);
 	}
 	free(sc->uses);
 	free(sc->decls);
+	free(sc->fields);
 	memset(sc, 0, sizeof(*sc));
 }

@@ -19,6 +19,10 @@ struct seq_use {
 	unsigned line, col;	/* of the macro's name, 1-based */
 	char *seq, *lock;	/* the last names of the arguments */
 	bool seq_member, lock_member;	/* written after '.' or "->" */
+	/* fields of one object: &p->seq and &p->lock, or &p->ALIAS */
+	bool same_object;
+	/* the field an alias goes through (&d->d_lock: d_lockref) */
+	char *via;
 };
 
 /* seqcount_spinlock_t NAME: a field, a variable or a parameter */
@@ -26,6 +30,12 @@ struct seq_decl {
 	char *rel;
 	unsigned line;
 	char *name;
+	/*
+	 * A field's record, named as lock identities name it ("struct ioc
+	 * (in block/blk-iocost.c)"); NULL for anything else, and for a
+	 * typedef'd anonymous record.
+	 */
+	char *record;
 };
 
 /*
@@ -34,6 +44,13 @@ struct seq_decl {
  */
 struct seq_alias {
 	char *name, *last;
+	char *first;	/* the first field, when there are two: a.LAST */
+};
+
+/* A field of a record type in a record that holds a seqcount. */
+struct seq_field {
+	char *record, *name;
+	char *type;	/* "struct NAME" */
 };
 
 struct seqcounts {
@@ -43,6 +60,8 @@ struct seqcounts {
 	size_t nuses, alloc_uses;
 	struct seq_decl *decls;
 	size_t ndecls, alloc_decls;
+	struct seq_field *fields;
+	size_t nfields, alloc_fields;
 };
 
 /*
@@ -55,6 +74,9 @@ size_t seqcounts_scan(struct seqcounts *sc, const char *rel, const char *text);
  * wherever it is defined) is given the field the alias names.
  */
 void seqcounts_resolve_aliases(struct seqcounts *sc);
+/* The type of @record's field @name when it is a record ("struct T"). */
+const char *seqcounts_field_type(const struct seqcounts *sc,
+				 const char *record, const char *name);
 void seqcounts_free(struct seqcounts *sc);
 
 #endif

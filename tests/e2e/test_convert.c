@@ -108,6 +108,9 @@ static void converted(void **state)
 	assert_non_null(strstr(t, "seqcount_raw_spinlock_init(&o->seq, &rtc_lock);"));
 	/* a lock spelt through a macro (d_lock): the seqcount follows it */
 	assert_non_null(strstr(t, "seqcount_raw_spinlock_init(&d->m_seq, &d->m_lock);"));
+	/* "lock" of its own record, kept where another record's converts */
+	assert_non_null(strstr(t, "\tseqcount_raw_spinlock_t period_seq;"));
+	assert_non_null(strstr(t, "seqcount_raw_spinlock_init(&p->period_seq, &p->lock);"));
 	free(t);
 	t = file_of("include/linux/mini_seq.h");
 	assert_non_null(strstr(t, "\tseqcount_raw_spinlock_t seq;"));

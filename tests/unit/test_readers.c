@@ -160,6 +160,8 @@ static void seqcount_aliases(void **state)
 	assert_string_equal(sc.aliases[0].last, "lock");
 	assert_string_equal(sc.aliases[1].name, "x_lock");
 	assert_string_equal(sc.aliases[1].last, "c");
+	assert_string_equal(sc.aliases[0].first, "d_lockref");
+	assert_null(sc.aliases[1].first);	/* three names */
 	assert_int_equal(seqcounts_scan(&sc, "fs/dcache.c",
 		"\tseqcount_spinlock_init(&dentry->d_seq, &dentry->d_lock);\n"
 		"\tseqcount_spinlock_init(&o->seq, &x_lock);\n"), 2);
@@ -168,8 +170,58 @@ static void seqcount_aliases(void **state)
 	seqcounts_resolve_aliases(&sc);
 	assert_string_equal(sc.uses[0].lock, "lock");
 	assert_true(sc.uses[0].lock_member);
+	assert_true(sc.uses[0].same_object);
+	assert_string_equal(sc.uses[0].via, "d_lockref");
+	assert_null(sc.uses[1].via);
 	assert_string_equal(sc.uses[1].lock, "x_lock");
 	assert_false(sc.uses[1].lock_member);
+	seqcounts_free(&sc);
+}
+
+/* The record a seqcount field is in; a tie between fields of one object. */
+static void seqcount_records(void **state)
+{
+	struct seqcounts sc = { 0 };
+
+	(void)state;
+	assert_int_equal(seqcounts_scan(&sc, "block/blk-iocost.c",
+		"struct ioc {\n"
+		"\tspinlock_t lock;\n"
+		"\tunion {\n"			/* anonymous member */
+		"\t\tstruct { int a; };\n"
+		"\t\tseqcount_spinlock_t period_seqcount;\n"
+		"\t};\n"
+		"\tstruct { seqcount_spinlock_t s; } named;\n"
+		"\tstruct lockref lr;\n"
+		"\tstruct lockref *plr;\n"
+		"};\n"
+		"static seqcount_spinlock_t global_seq;\n"
+		"void f(struct ioc *ioc)\n{\n"
+		"\tseqcount_spinlock_t local;\n"
+		"\tseqcount_spinlock_init(&ioc->period_seqcount, &ioc->lock);\n"
+		"\tseqcount_spinlock_init(&ioc->period_seqcount, & ioc -> lock);\n"
+		"\tseqcount_spinlock_init(&ioc->period_seqcount, &other->lock);\n"
+		"\tseqcount_spinlock_init(&global_seq, &global_lock);\n"
+		"}\n"), 8);
+	assert_string_equal(sc.decls[0].name, "period_seqcount");
+	assert_string_equal(sc.decls[0].record, "struct ioc (in block/blk-iocost.c)");
+	assert_string_equal(sc.decls[1].name, "s");
+	assert_null(sc.decls[1].record);	/* an unnamed record's */
+	assert_null(sc.decls[2].record);	/* a variable */
+	assert_null(sc.decls[3].record);	/* a local */
+	assert_true(sc.uses[0].same_object);
+	assert_false(sc.uses[1].same_object);	/* written otherwise */
+	assert_false(sc.uses[2].same_object);
+	assert_false(sc.uses[3].same_object);
+	assert_string_equal(seqcounts_field_type(&sc,
+		"struct ioc (in block/blk-iocost.c)", "lr"), "struct lockref");
+	assert_null(seqcounts_field_type(&sc,
+		"struct ioc (in block/blk-iocost.c)", "plr"));	/* a pointer */
+	assert_null(seqcounts_field_type(&sc,
+		"struct ioc (in block/blk-iocost.c)", "named"));
+	assert_int_equal(seqcounts_scan(&sc, "include/linux/x.h",
+		"union x { seqcount_spinlock_t seq; };\n"), 1);
+	assert_string_equal(sc.decls[4].record, "union x");
 	seqcounts_free(&sc);
 }
 
@@ -202,6 +254,7 @@ int test_readers(void)
 		cmocka_unit_test(leftover_names),
 		cmocka_unit_test(makefile),
 		cmocka_unit_test(seqcount_aliases),
+		cmocka_unit_test(seqcount_records),
 		cmocka_unit_test(prelude_retry),
 	};
 	return cmocka_run_group_tests_name("readers", tests, NULL, NULL);
