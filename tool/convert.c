@@ -37,7 +37,7 @@ struct conv {
 	struct strset impl;	/* names whose definitions are the API */
 	struct name *keep_names;  /* names only kept locks have */
 	struct name *file_keep;	  /* "file:NAME": kept at every call there */
-	struct seqcounts seq;	  /* seqcounts tied to a lock, by name */
+	struct seqcounts seq;	  /* seqcounts tied to a lock */
 	json_t *lock_spins;	  /* lock identity -> true when it is kept */
 	uint64_t *kept_words;	  /* a bit per hash of keep_names, '.' dropped */
 	struct cfile *files;
@@ -479,23 +479,23 @@ static json_t *field_spins(struct conv *cv, const char *rec, const char *field)
 static bool seq_lock_kept(struct conv *cv, const struct seq_use *u,
 			  const struct seq_decl *d)
 {
+	const char *rec = u->same_object ? d->record : NULL;
 	json_t *spins = NULL;
 
-	if (u->same_object && d->record && !u->via) {
-		spins = field_spins(cv, d->record, u->lock);
-	} else if (u->same_object && d->record) {
-		const char *type = seqcounts_field_type(&cv->seq, d->record,
-							u->via);
-		char *in_c = NULL;
+	if (rec && u->via) {
+		/* a record type is a C file's own when it defines it */
+		char *in_c;
 
-		if (type && has_suffix(d->rel, ".c"))
-			in_c = xasprintf("%s (in %s)", type, d->rel);
+		rec = seqcounts_field_type(&cv->seq, rec, u->via);
+		in_c = rec && has_suffix(d->rel, ".c")
+			       ? xasprintf("%s (in %s)", rec, d->rel)
+			       : NULL;
 		if (in_c)
 			spins = field_spins(cv, in_c, u->lock);
-		if (type && !spins)
-			spins = field_spins(cv, type, u->lock);
 		free(in_c);
 	}
+	if (rec && !spins)
+		spins = field_spins(cv, rec, u->lock);
 	if (spins)
 		return json_is_true(spins);
 	return kept_by_name(cv, u->rel, u->lock, u->lock_member);
