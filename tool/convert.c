@@ -38,7 +38,7 @@ struct conv {
 	struct name *keep_names;  /* names only kept locks have */
 	struct name *file_keep;	  /* "file:NAME": kept at every call there */
 	struct seqcounts seq;	  /* seqcounts tied to a lock */
-	json_t *lock_spins;	  /* lock identity -> true when it is kept */
+	json_t *lock_of;	  /* lock identity -> its classification */
 	uint64_t *kept_words;	  /* a bit per hash of keep_names, '.' dropped */
 	struct cfile *files;
 	size_t nfiles;
@@ -354,14 +354,14 @@ static void file_names(struct conv *cv, struct sb *names, json_t *by_file)
 static void build_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 {
 	json_t *must = json_object(), *decls_of = json_object(), *l, *s, *d;
-	json_t *kind_of = json_object(), *by_file = json_object();
+	json_t *by_file = json_object();
 	struct sb *sites = &cv->sites, *decls = &cv->decls, *names = &cv->names;
 	struct strset seen = { 0 };
 	struct name *e, *tmp;
 	size_t i, j;
 
 	cv->keep_names = kept_only_names(rep, &cv->s->prog);
-	cv->lock_spins = json_object();
+	cv->lock_of = json_object();
 	cv->kept_words = xcalloc(KEPT_WORD_BITS / 64, sizeof(uint64_t));
 	HASH_ITER(hh, cv->keep_names, e, tmp) {
 		const char *w = e->s + (e->s[0] == '.');
@@ -375,9 +375,7 @@ static void build_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	json_array_foreach(json_object_get(rep, "locks"), i, l) {
 		bool spins = !strcmp(json_str(l, "verdict"), "must-spin");
 
-		json_object_set(kind_of, json_str(l, "id"), l);
-		json_object_set_new(cv->lock_spins, json_str(l, "id"),
-				    json_boolean(spins));
+		json_object_set(cv->lock_of, json_str(l, "id"), l);
 		note_decl_names(by_file, l,
 				json_object_get(decls_of, json_str(l, "id")), spins);
 		if (!spins || strcmp(json_str(l, "type"), "spinlock_t"))
@@ -414,7 +412,7 @@ static void build_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 		json_t *id;
 		bool keep = false;
 
-		note_site_names(by_file, kind_of, must, s);
+		note_site_names(by_file, cv->lock_of, must, s);
 		json_array_foreach(json_object_get(s, "locks"), j, id)
 			keep |= json_object_get(must, json_string_value(id)) != NULL;
 		if (!keep || !strset_add(&seen, at))
@@ -426,7 +424,6 @@ static void build_keep_lists(struct conv *cv, json_t *inv, json_t *rep)
 	strset_free(&seen);
 	json_decref(must);
 	json_decref(decls_of);
-	json_decref(kind_of);
 	json_decref(by_file);
 }
 
@@ -458,14 +455,14 @@ static bool kept_by_name(struct conv *cv, const char *rel, const char *name,
 	return kept;
 }
 
-/* The verdict of lock @rec::@field: true kept, false converted, NULL unknown. */
-static json_t *field_spins(struct conv *cv, const char *rec, const char *field)
+/* The classification of lock @rec::@field, NULL when there is none. */
+static json_t *field_lock(struct conv *cv, const char *rec, const char *field)
 {
 	char *id = xasprintf("%s::%s", rec, field);
-	json_t *spins = json_object_get(cv->lock_spins, id);
+	json_t *l = json_object_get(cv->lock_of, id);
 
 	free(id);
-	return spins;
+	return l;
 }
 
 /*
@@ -480,7 +477,7 @@ static bool seq_lock_kept(struct conv *cv, const struct seq_use *u,
 			  const struct seq_decl *d)
 {
 	const char *rec = u->same_object ? d->record : NULL;
-	json_t *spins = NULL;
+	json_t *l = NULL;
 
 	if (rec && u->via) {
 		/* a record type is a C file's own when it defines it */
@@ -491,13 +488,13 @@ static bool seq_lock_kept(struct conv *cv, const struct seq_use *u,
 			       ? xasprintf("%s (in %s)", rec, d->rel)
 			       : NULL;
 		if (in_c)
-			spins = field_spins(cv, in_c, u->lock);
+			l = field_lock(cv, in_c, u->lock);
 		free(in_c);
 	}
-	if (rec && !spins)
-		spins = field_spins(cv, rec, u->lock);
-	if (spins)
-		return json_is_true(spins);
+	if (rec && !l)
+		l = field_lock(cv, rec, u->lock);
+	if (l)
+		return !strcmp(json_str(l, "verdict"), "must-spin");
 	return kept_by_name(cv, u->rel, u->lock, u->lock_member);
 }
 
@@ -1698,7 +1695,7 @@ out:
 	names_free(&cv.keep_names);
 	names_free(&cv.file_keep);
 	seqcounts_free(&cv.seq);
-	json_decref(cv.lock_spins);
+	json_decref(cv.lock_of);
 	free(cv.kept_words);
 	free(cv.logs);
 	strset_free(&cv.keep_lines);

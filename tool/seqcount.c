@@ -55,6 +55,19 @@ static size_t arg_end(const char *m, size_t i)
 }
 
 /*
+ * The identifier that ends right before @e (blanks skipped), not before
+ * @s: its start, *@n its length (0: none).
+ */
+static size_t word_before(const char *m, size_t s, size_t e, size_t *n)
+{
+	while (e > s && strchr(" \t\n\\", m[e - 1]))
+		e--;
+	for (*n = 0; *n < e - s && ident_char(m[e - 1 - *n]); ++*n)
+		;
+	return e - *n;
+}
+
+/*
  * The name an argument [s, e) ends in: &x->a.NAME, NAME, &NAME; *member
  * when it is written after '.' or "->", *at where it starts.  NULL for
  * anything else.
@@ -64,13 +77,9 @@ static char *last_name(const char *m, size_t s, size_t e, bool *member,
 {
 	size_t n;
 
-	while (e > s && strchr(" \t\n\\", m[e - 1]))
-		e--;
-	for (n = 0; n < e - s && ident_char(m[e - 1 - n]); n++)
-		;
-	if (!n || (m[e - n] >= '0' && m[e - n] <= '9'))
+	e = word_before(m, s, e, &n);
+	if (!n || (m[e] >= '0' && m[e] <= '9'))
 		return NULL;
-	e -= n;
 	*member = (e > s && m[e - 1] == '.') ||
 		  (e > s + 1 && m[e - 1] == '>' && m[e - 2] == '-');
 	*at = e;
@@ -147,16 +156,6 @@ static bool block_ends_decl(const char *m, size_t open)
 	return m[i] == ';';
 }
 
-/* The identifier that ends right before @e (blanks skipped): its start. */
-static size_t word_before(const char *m, size_t e, size_t *n)
-{
-	while (e && strchr(" \t\n\\", m[e - 1]))
-		e--;
-	for (*n = 0; *n < e && ident_char(m[e - 1 - *n]); ++*n)
-		;
-	return e - *n;
-}
-
 /* Is [s, s + n) the keyword "struct" or "union"? */
 static bool record_keyword(const char *m, size_t s, size_t n)
 {
@@ -177,8 +176,8 @@ static char *record_of(const char *rel, const char *m, size_t i, size_t *body)
 	long open;
 
 	while ((open = block_start(m, i)) >= 0) {
-		size_t n, k, name = word_before(m, (size_t)open, &n);
-		size_t kw = word_before(m, name, &k);
+		size_t n, k, name = word_before(m, 0, (size_t)open, &n);
+		size_t kw = word_before(m, 0, name, &k);
 
 		if (n && record_keyword(m, name, n)) {
 			if (!block_ends_decl(m, (size_t)open))
@@ -202,21 +201,19 @@ static char *record_of(const char *rel, const char *m, size_t i, size_t *body)
 static void add_field(struct seqcounts *sc, const char *record, const char *m,
 		      size_t s, size_t e)
 {
-	size_t kw = skip_ws(m, s), k = ident_len(m, kw), t, n, name, end;
+	size_t kw = skip_ws(m, s), k = ident_len(m, kw), t, n, name, nlen;
 
 	if (!k || !record_keyword(m, kw, k))
 		return;
 	t = skip_ws(m, kw + k);
 	n = ident_len(m, t);
 	name = skip_ws(m, t + n);
-	if (!n || !ident_len(m, name))
-		return;
-	end = skip_ws(m, name + ident_len(m, name));
-	if (end < e)
+	nlen = ident_len(m, name);
+	if (!n || !nlen || skip_ws(m, name + nlen) < e)
 		return;
 	ALLOC_GROW(sc->fields, sc->nfields, sc->alloc_fields);
 	sc->fields[sc->nfields].record = xstrdup(record);
-	sc->fields[sc->nfields].name = xstrndup(m + name, ident_len(m, name));
+	sc->fields[sc->nfields].name = xstrndup(m + name, nlen);
 	sc->fields[sc->nfields++].type = xasprintf("%.*s %.*s", (int)k, m + kw,
 						   (int)n, m + t);
 }
